@@ -1,0 +1,315 @@
+"""The interface every game engine offers.
+
+A :class:`Game` is a game *configured* by its options (the variants): it is made from its name and
+an options mapping, validates them, and starts matches. A :class:`GameState` is one match in
+progress, from the first deal to the end of the game. It is pure: no I/O, no clocks, no threads.
+
+Actions have two forms:
+
+* **action strings**, the canonical notation of ``shared/rules/README.md`` (``bid 7H``,
+  ``play 10D``). Bots, records, logs and the wire use only these.
+* **action ids**, small integers for search bots and benchmarks (the fast path). The numbering is
+  fixed per configured game: ``Game.action_string(id)`` never depends on the state, so ids can be
+  stored and compared across states.
+
+Dealing is deterministic: every deal takes its deck from a :class:`DeckSource` — a seeded shuffle
+(:class:`SeededDecks`) or explicit deck orders (:class:`FixedDecks`, used to replay records). The
+engine turns a deck into hands by the specification's dealing procedure, so the deck order alone
+fixes the deal, and the same seed gives the same sequence of decks whatever the players do (the
+basis of duplicate deals).
+
+To add a game: subclass both classes, declare ``name``, ``title``, ``option_table`` (with a
+``players`` option) and implement the abstract methods; then register the Game class through the
+``arena_games`` hook (see ``arena/plugins/hookspecs.py`` and ``docs/game-interface.md``).
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections import Counter
+from typing import Any, ClassVar, Mapping, Protocol, Sequence
+
+from arena.errors import IllegalActionError, RecordError
+from arena.options import OptionTable
+
+
+class DeckSource(Protocol):
+    """Where deals come from. ``index`` counts deals from 0 over the whole match."""
+
+    def deck(self, index: int, pack: Sequence[str]) -> list[str]:
+        """The deck of deal ``index``, top card first: a permutation of ``pack``."""
+
+    def first_dealer(self, players: int) -> int:
+        """The seat that deals first."""
+
+
+class SeededDecks:
+    """Seeded uniform Fisher–Yates shuffles of the canonical pack (R-3.4 of five_hundred.md).
+
+    Deal ``i`` depends only on the seed and ``i``, never on the play, so a deal set replays the same
+    cards whoever sits where. Seeds are strings or integers; string seeding is stable across runs
+    and Python versions (it does not use ``hash``).
+    """
+
+    def __init__(self, seed: int | str):
+        self.seed = seed
+
+    def deck(self, index: int, pack: Sequence[str]) -> list[str]:
+        cards = list(pack)
+        random.Random(f"{self.seed}/deal/{index}").shuffle(cards)
+        return cards
+
+    def first_dealer(self, players: int) -> int:
+        return random.Random(f"{self.seed}/dealer").randrange(players)
+
+
+class FixedDecks:
+    """Explicit deck orders, e.g. from a game record or a test. Each deck is checked against the pack.
+
+    When the given decks run out, ``then`` (another source) supplies the rest; without it, asking
+    for one more deck is a :class:`RecordError`.
+    """
+
+    def __init__(self, decks: Sequence[Sequence[str]], first_dealer: int = 0, then: DeckSource | None = None):
+        self.decks = [list(deck) for deck in decks]
+        self.dealer = first_dealer
+        self.then = then
+
+    def deck(self, index: int, pack: Sequence[str]) -> list[str]:
+        if index >= len(self.decks):
+            if self.then is not None:
+                return self.then.deck(index, pack)
+            raise RecordError(f"deal {index}: no deck was given for it", hand=index)
+        deck = self.decks[index]
+        if Counter(deck) != Counter(pack):
+            missing = sorted((Counter(pack) - Counter(deck)).elements())
+            extra = sorted((Counter(deck) - Counter(pack)).elements())
+            raise RecordError(
+                f"deal {index}: the deck is not the game's pack of {len(pack)} cards"
+                f" (missing: {missing or 'none'}; not in the pack or repeated: {extra or 'none'})",
+                hand=index,
+            )
+        return list(deck)
+
+    def first_dealer(self, players: int) -> int:
+        if not 0 <= self.dealer < players:
+            raise RecordError(f"first dealer {self.dealer} is not a seat of a {players}-player game")
+        return self.dealer
+
+
+class Game(abc.ABC):
+    """A game configured by its options. Subclasses declare the class attributes below."""
+
+    name: ClassVar[str]  # the registry name, e.g. "five_hundred"
+    title: ClassVar[str]  # for people, e.g. "Five Hundred"
+    option_table: ClassVar[OptionTable]  # must contain "players"
+    rules: ClassVar[str] = ""  # the specification this engine follows
+
+    def __init__(self, options: Mapping[str, Any] | None = None):
+        self.options: dict[str, Any] = self.option_table.resolve(options)
+        self.players: int = self.options["players"]
+        self.configure()
+
+    # -- to implement ------------------------------------------------------------------------
+    def configure(self) -> None:
+        """Check option combinations and precompute tables. Raise OptionError for a bad mix."""
+
+    @property
+    @abc.abstractmethod
+    def num_sides(self) -> int:
+        """How many sides keep a score (teams, or players without partners)."""
+
+    @abc.abstractmethod
+    def side_of(self, seat: int) -> int:
+        """The side a seat belongs to (fixed for the whole game)."""
+
+    @abc.abstractmethod
+    def new_state(self, decks: DeckSource) -> "GameState":
+        """A new match whose deals come from ``decks``."""
+
+    @property
+    @abc.abstractmethod
+    def num_actions(self) -> int:
+        """The size of the action id space: ids are ``0 .. num_actions-1``."""
+
+    @abc.abstractmethod
+    def action_string(self, action_id: int) -> str:
+        """The canonical string of an action id."""
+
+    @abc.abstractmethod
+    def action_id(self, action: str) -> int | None:
+        """The id of a canonical action string (tolerating case and ``T`` for ten), or None."""
+
+    # -- provided ----------------------------------------------------------------------------
+    def new_match(self, seed: int | str | None = None, decks: DeckSource | None = None) -> "GameState":
+        """Start a match dealt from ``decks``, or from seeded shuffles (a random seed if none)."""
+        if decks is None:
+            decks = SeededDecks(seed if seed is not None else random.randrange(2**63))
+        return self.new_state(decks)
+
+    def seats_of(self, side: int) -> list[int]:
+        return [seat for seat in range(self.players) if self.side_of(seat) == side]
+
+    def side_name(self, side: int) -> str:
+        return "seats " + "+".join(str(s) for s in self.seats_of(side))
+
+    def describe(self) -> dict[str, Any]:
+        """What ``arena games`` shows."""
+        players = next(o for o in self.option_table if o.name == "players")
+        return {
+            "name": self.name,
+            "title": self.title,
+            "players": list(players.choices) if players.kind == "choice" else [players.default],
+            "options": [
+                {"name": o.name, "default": o.default, "accepts": o.accepts(), "help": o.help}
+                for o in self.option_table
+            ],
+        }
+
+
+class GameState(abc.ABC):
+    """One match in progress. Engines implement the abstract methods; the rest is shared.
+
+    The shared part keeps the game record (deals, decks, actions), caches the legal actions of the
+    current decision, and turns an illegal action into an :class:`IllegalActionError` that leaves
+    the state unchanged.
+    """
+
+    def __init__(self, game: Game, decks: DeckSource):
+        self.game = game
+        self.decks = decks
+        # One entry per deal (the record's "hands"): dealer, deck, and [seat, action id] pairs.
+        self.deals: list[dict[str, Any]] = []
+        # One row per finished deal entry: {"scores": cumulative per side, ...} (engine-defined extras).
+        self.deal_results: list[dict[str, Any]] = []
+        self._legal: list[int] | None = None
+
+    # -- to implement ------------------------------------------------------------------------
+    @abc.abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the match is over."""
+
+    @property
+    @abc.abstractmethod
+    def phase(self) -> str:
+        """The name of the current decision (e.g. "auction", "discard", "play"), or "over"."""
+
+    @abc.abstractmethod
+    def _legal_ids(self) -> list[int]:
+        """The legal action ids of the current decision, in a fixed (sorted) order."""
+
+    @abc.abstractmethod
+    def _apply(self, action_id: int) -> None:
+        """Apply a legal action id (already checked) for the current player."""
+
+    @abc.abstractmethod
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see now, as JSON-ready data (see the game's information section)."""
+
+    @abc.abstractmethod
+    def scores(self) -> list[int]:
+        """The cumulative score of each side."""
+
+    @abc.abstractmethod
+    def is_over(self) -> bool:
+        """True when the match has ended (a win, a loss, or an ``unfinished`` stop)."""
+
+    @abc.abstractmethod
+    def ranking(self) -> list[int]:
+        """Each side's place when the match is over: 0 is first; equal numbers are ties."""
+
+    @abc.abstractmethod
+    def clone(self) -> "GameState":
+        """An independent copy (for search bots)."""
+
+    # -- provided ----------------------------------------------------------------------------
+    def winners(self) -> list[int]:
+        """The sides in first place once the match is over (more than one for a shared win)."""
+        if not self.is_over():
+            return []
+        ranks = self.ranking()
+        return [side for side, rank in enumerate(ranks) if rank == 0]
+
+    def winner(self) -> int | None:
+        """The single winning side, or None (not over, or a shared first place)."""
+        winners = self.winners()
+        return winners[0] if len(winners) == 1 else None
+
+    def legal_action_ids(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._legal_ids() if self.current_player() is not None else []
+        return self._legal
+
+    def legal_actions(self) -> list[str]:
+        name = self.game.action_string
+        return [name(a) for a in self.legal_action_ids()]
+
+    def apply(self, action: str) -> None:
+        """Apply an action string for the player to act; illegal ones raise and change nothing."""
+        action_id = self.game.action_id(action) if isinstance(action, str) else None
+        self._check_and_apply(action_id, action)
+
+    def apply_id(self, action_id: int) -> None:
+        """The fast path: apply an action id (still checked for legality)."""
+        self._check_and_apply(action_id, action_id)
+
+    def _check_and_apply(self, action_id: int | None, shown: object) -> None:
+        seat = self.current_player()
+        if seat is None:
+            raise IllegalActionError(shown, None, "over", [], "the match is over")
+        if action_id is None or action_id not in self.legal_action_ids():
+            why = "" if action_id is not None else "not an action string of this game"
+            raise IllegalActionError(shown, seat, self.phase, self.legal_actions(), why)
+        self.deals[-1]["actions"].append((seat, action_id))
+        self._legal = None
+        self._apply(action_id)
+
+    def _new_deal(self, dealer: int, pack: Sequence[str]) -> list[str]:
+        """Start a record entry for a new deal and return its deck (engines call this to deal)."""
+        deck = self.decks.deck(len(self.deals), pack)
+        self.deals.append({"dealer": dealer, "deck": deck, "actions": []})
+        return deck
+
+    def _end_deal(self, result: dict[str, Any]) -> None:
+        """Record the result of the current deal entry; ``result`` holds at least "scores"."""
+        self.deal_results.append(result)
+
+    def actions_of_deal(self, index: int = -1) -> list[tuple[int, str]]:
+        """The (seat, action string) pairs of one deal entry, for records and histories."""
+        name = self.game.action_string
+        return [(seat, name(a)) for seat, a in self.deals[index]["actions"]] if self.deals else []
+
+    def result(self) -> dict[str, Any]:
+        """The outcome so far: scores, winner(s), ranks, and whether the match is over."""
+        over = self.is_over()
+        return {
+            "over": over,
+            "scores": self.scores(),
+            "winner": self.winner(),
+            "winners": self.winners(),
+            "ranking": self.ranking() if over else None,
+        }
+
+    def record(self, seats: Sequence[str] | None = None, **extra: Any) -> dict[str, Any]:
+        """The game record of ``shared/rules/README.md``, with the results carried along."""
+        hands = []
+        for index, deal in enumerate(self.deals):
+            entry: dict[str, Any] = {
+                "dealer": deal["dealer"],
+                "deck": list(deal["deck"]),
+                "actions": [[seat, action] for seat, action in self.actions_of_deal(index)],
+            }
+            if index < len(self.deal_results):
+                entry["result"] = self.deal_results[index]
+            hands.append(entry)
+        record: dict[str, Any] = {
+            "format": "trick-arena-record/1",
+            "game": self.game.name,
+            "options": dict(self.game.options),
+            "seats": list(seats) if seats is not None else [f"seat{i}" for i in range(self.game.players)],
+            "hands": hands,
+            "result": self.result(),
+        }
+        record.update(extra)
+        return record

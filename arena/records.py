@@ -1,0 +1,146 @@
+"""Game records: load, check and replay them (the format is fixed by shared/rules/README.md).
+
+Replaying recomputes everything from the decks and the actions; results carried in a record are
+compared with the recomputed ones, never trusted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from arena.errors import ArenaError, IllegalActionError, RecordError
+from arena.games.base import FixedDecks, Game, GameState
+
+
+@dataclass
+class Replay:
+    """What replaying a record gives: the scores after every entry of ``hands``, and the result."""
+
+    game: Game
+    state: GameState
+    hands: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "hands": [{"scores": row["scores"]} for row in self.hands],
+            "scores": self.state.scores(),
+            "winner": self.state.winner(),
+            "over": self.state.is_over(),
+        }
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read a record file; bad JSON or a non-object is a :class:`RecordError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read record {path}: {exc.strerror}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: a record is a JSON object, not {type(data).__name__}")
+    return data
+
+
+def replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any]], Game] | None = None) -> Replay:
+    """Replay ``record`` action by action; raise :class:`RecordError` at the first problem.
+
+    ``make_game(name, options)`` builds the game; by default the installed plugins are asked.
+    """
+    if make_game is None:
+        from arena.plugins import get_registry
+
+        make_game = get_registry().game
+    for key, kind in (("game", str), ("hands", list)):
+        if not isinstance(record.get(key), kind):
+            raise RecordError(f"the record has no {key!r} {kind.__name__}")
+    options = record.get("options") or {}
+    if not isinstance(options, dict):
+        raise RecordError("the record's 'options' is not an object")
+    try:
+        game = make_game(record["game"], options)
+    except ArenaError as exc:
+        raise RecordError(f"the record's game cannot be set up: {exc}") from exc
+    hands = record["hands"]
+    for index, hand in enumerate(hands):
+        if not isinstance(hand, dict) or not isinstance(hand.get("deck"), list) or not isinstance(hand.get("actions"), list):
+            raise RecordError(f"hand {index}: needs a 'deck' list and an 'actions' list", hand=index)
+    first_dealer = hands[0].get("dealer", 0) if hands else 0
+    if not isinstance(first_dealer, int):
+        raise RecordError("hand 0: 'dealer' is not a seat number", hand=0)
+    state = game.new_match(decks=FixedDecks([hand["deck"] for hand in hands], first_dealer))
+    result = Replay(game, state)
+    for index, hand in enumerate(hands):
+        _replay_hand(state, index, hand)
+        if "result" in hand and index < len(state.deal_results):
+            _compare(hand["result"].get("scores"), state.deal_results[index]["scores"], f"hand {index}", index)
+    if len(state.deals) != len(hands):
+        raise RecordError(
+            f"the record has {len(hands)} hands but its actions make {len(state.deals)}",
+            hand=min(len(hands), len(state.deals)),
+        )
+    result.hands = list(state.deal_results)
+    carried = record.get("result")
+    if isinstance(carried, dict) and carried.get("scores") is not None:
+        _compare(carried["scores"], state.scores(), "the final result", None)
+    return result
+
+
+def _replay_hand(state: GameState, index: int, hand: Mapping[str, Any]) -> None:
+    if len(state.deals) <= index:
+        if state.is_over():
+            raise RecordError(f"hand {index}: the game was already over before it", hand=index)
+        raise RecordError(f"hand {index}: the previous hand had not ended", hand=index)
+    dealt = state.deals[index]
+    if "dealer" in hand and hand["dealer"] != dealt["dealer"]:
+        raise RecordError(f"hand {index}: the record says dealer {hand['dealer']!r}, the rules say {dealt['dealer']}", hand=index)
+    for position, item in enumerate(hand["actions"]):
+        seat, action = _pair(item, index, position)
+        to_act = state.current_player()
+        where = dict(hand=index, action_index=position, seat=seat, action=action)
+        if len(state.deals) != index + 1:
+            raise RecordError(f"hand {index}, action {position}: the hand had already ended", **where)
+        if to_act != seat:
+            raise RecordError(
+                f"hand {index}, action {position}: seat {seat} acted but it was seat {to_act}'s turn",
+                legal=state.legal_actions(),
+                **where,
+            )
+        try:
+            state.apply(action)
+        except IllegalActionError as exc:
+            raise RecordError(
+                f"hand {index}, action {position}: seat {seat} played {action!r}, which is illegal "
+                f"in phase {exc.phase!r}; legal: {', '.join(exc.legal)}",
+                legal=exc.legal,
+                **where,
+            ) from exc
+
+
+def _pair(item: Any, hand: int, position: int) -> tuple[int, str]:
+    if (
+        isinstance(item, (list, tuple))
+        and len(item) == 2
+        and isinstance(item[0], int)
+        and not isinstance(item[0], bool)
+        and isinstance(item[1], str)
+    ):
+        return item[0], item[1]
+    raise RecordError(
+        f"hand {hand}, action {position}: {item!r} is not a [seat, action] pair", hand=hand, action_index=position
+    )
+
+
+def _compare(carried: Any, computed: list[int], what: str, hand: int | None) -> None:
+    if carried is not None and list(carried) != list(computed):
+        raise RecordError(f"{what}: the record says scores {carried}, replaying gives {computed}", hand=hand)
+
+
+def dump(record: Mapping[str, Any], path: str | Path) -> None:
+    Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,1 @@
+"""The bundled bots. Each registers itself through the ``trick_arena`` entry points."""
