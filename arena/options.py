@@ -40,9 +40,14 @@ class Option:
             return "on or off"
         if self.kind == "choice":
             return "one of " + ", ".join(_show(c) for c in self.choices)
-        low = "" if self.minimum is None else str(self.minimum)
-        high = "" if self.maximum is None else str(self.maximum)
-        text = f"an integer from {low} to {high}" if low and high else "an integer"
+        if self.minimum is not None and self.maximum is not None:
+            text = f"an integer from {self.minimum} to {self.maximum}"
+        elif self.minimum is not None:
+            text = f"an integer from {self.minimum} up"
+        elif self.maximum is not None:
+            text = f"an integer up to {self.maximum}"
+        else:
+            text = "an integer"
         return text + (" or none" if self.default is None else "")
 
     def parse(self, value: Any) -> Any:

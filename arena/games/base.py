@@ -176,6 +176,10 @@ class GameState(abc.ABC):
     the state unchanged.
     """
 
+    # Engines set this to True when the match stopped at a harness limit (``max_hands``) rather than
+    # by the rules; ``is_over()`` is then True and ``ranking()`` ranks the sides by score.
+    unfinished: bool = False
+
     def __init__(self, game: Game, decks: DeckSource):
         self.game = game
         self.decks = decks

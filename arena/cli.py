@@ -1,0 +1,196 @@
+"""The ``arena`` command line. Presentation only: it decides nothing about rules or ratings."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+from arena import records
+from arena.account import print_record
+from arena.errors import ArenaError, RecordError
+from arena.options import parse_assignments, show_value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ArenaError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("arena: interrupted", file=sys.stderr)
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena", description="Trick Arena: bot tournaments for trick-taking card games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("games", help="list the installed games with their player counts and options")
+    p.add_argument("--json", action="store_true", help="print as JSON")
+    p.set_defaults(run=cmd_games)
+
+    p = sub.add_parser("bots", help="list the installed bots")
+    p.add_argument("--json", action="store_true", help="print as JSON")
+    p.set_defaults(run=cmd_bots)
+
+    p = sub.add_parser("play", help="play one match and print a hand-by-hand account")
+    p.add_argument("game", help="an installed game (see `arena games`)")
+    p.add_argument("--seats", required=True, help="comma-separated bot names, one per seat, seat 0 first")
+    p.add_argument("--seed", default="0", help="the seed of the deals (default 0)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (repeatable)")
+    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
+    p.add_argument("--isolation", choices=("inprocess", "process"), default="inprocess",
+                   help="run plugin bots in this process or each in a process of its own (default inprocess)")
+    p.add_argument("--per-decision", type=float, default=5.0, metavar="SECONDS", help="time limit per decision (default 5)")
+    p.add_argument("--bank", type=float, default=None, metavar="SECONDS", help="a time bank per seat (optional)")
+    p.add_argument("--increment", type=float, default=0.0, metavar="SECONDS", help="added to the bank after each decision")
+    p.add_argument("--on-fault", choices=("forfeit", "substitute"), default="forfeit",
+                   help="what every fault does (default forfeit)")
+    p.add_argument("--fault", action="append", default=[], metavar="KIND=RESPONSE",
+                   help="the response to one fault kind: illegal, malformed, timeout or crash = forfeit or substitute")
+    p.add_argument("--max-faults", type=int, default=3, help="with substitute: a side forfeits at this many faults")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--brief", action="store_true", help="one line per hand, without the actions")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("verify", help="replay a game record and print the scores after each hand")
+    p.add_argument("record", help="a game record (JSON)")
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    p.set_defaults(run=cmd_verify)
+    return parser
+
+
+# -- games and bots -----------------------------------------------------------------------------
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from arena.plugins import get_registry
+
+    registry = get_registry()
+    described = [registry.game(name).describe() for name in sorted(registry.games)]
+    if args.json:
+        print(json.dumps(described, indent=1))
+        return 0
+    for game in described:
+        print(f"{game['name']}  ({game['title']}; players: {', '.join(map(str, game['players']))})")
+        for option in game["options"]:
+            print(f"    {option['name']:<28} default {show_value(option['default']):<11} {option['accepts']}")
+    return 0
+
+
+def cmd_bots(args: argparse.Namespace) -> int:
+    from arena.plugins import get_registry
+
+    bots = [
+        {"name": b.name, "summary": b.summary, "games": list(b.games) if b.games else "all"}
+        for b in sorted(get_registry().bots.values(), key=lambda b: b.name)
+    ]
+    if args.json:
+        print(json.dumps(bots, indent=1))
+        return 0
+    for bot in bots:
+        games = bot["games"] if bot["games"] == "all" else ", ".join(bot["games"])
+        print(f"{bot['name']:<12} {bot['summary']}  (games: {games})")
+    return 0
+
+
+# -- play and verify ----------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from arena.players.factory import make_host
+    from arena.plugins import get_registry
+    from arena.referee import FaultPolicy, Referee, TimeControl
+
+    registry = get_registry()
+    game = registry.game(args.game, parse_assignments(args.option))
+    names = [name.strip() for name in args.seats.split(",")]
+    if len(names) != game.players:
+        raise ArenaError(f"--seats names {len(names)} bots but {game.title} with players={game.players} needs {game.players}")
+    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    policy_data: dict[str, Any] = {kind: args.on_fault for kind in ("illegal", "malformed", "timeout", "crash")}
+    policy_data.update(parse_assignments(args.fault))
+    policy_data["max_faults"] = args.max_faults
+    policy = FaultPolicy.from_dict(policy_data)
+    time_control = TimeControl(args.per_decision, args.bank, args.increment)
+    hosts = []
+    try:
+        for seat, name in enumerate(names):
+            hosts.append(make_host(registry, name, game=game.name, seed=_seat_seed(seed, seat), isolation=args.isolation))
+        result = Referee(game, hosts, names, seed=seed, time_control=time_control, policy=policy).play()
+    finally:
+        for host in hosts:
+            host.close()
+    if args.record:
+        records.dump(result.record, args.record)
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=1))
+        return 0
+    if not args.quiet:
+        print(f"{game.title}: {', '.join(f'{s}:{n}' for s, n in enumerate(names))} (seed {seed}, {args.isolation})")
+        print_record(result.record, result.hands, verbose=not args.brief)
+    _print_result(game, result.as_dict())
+    if args.record and not args.quiet:
+        print(f"record written to {args.record}")
+    return 0
+
+
+def _seat_seed(seed: Any, seat: int) -> int:
+    import zlib
+
+    return zlib.crc32(f"{seed}/seat/{seat}".encode())
+
+
+def _print_result(game: Any, result: dict[str, Any]) -> None:
+    termination = result["termination"]
+    sides = ", ".join(f"{game.side_name(side)}: {score}" for side, score in enumerate(result["scores"]))
+    print(f"Result: {sides}")
+    if termination["how"] == "forfeit":
+        fault = termination["fault"]
+        print(f"Forfeit: seat {fault['seat']} ({result['seats'][fault['seat']]}) for a {fault['kind']} fault: "
+              f"{fault['message']} (answer {fault['answer']!r})")
+    elif termination["how"] == "unfinished":
+        print("Unfinished: the hand limit was reached")
+    winners = result["winners"]
+    print("Winner: " + (", ".join(game.side_name(w) for w in winners) if winners else "none"))
+    for seat, times in enumerate(result["think_times"]):
+        print(f"  seat {seat} {result['seats'][seat]:<12} {times['decisions']:>4} decisions, "
+              f"mean {times['mean'] * 1000:.2f} ms, total {times['total']:.3f} s")
+    faults = result["faults"]
+    if faults:
+        print(f"Faults: {len(faults)}")
+        for fault in faults:
+            print(f"  hand {fault['hand']} action {fault['action_index']}: seat {fault['seat']} {fault['kind']} "
+                  f"-> {fault['response']}{' (' + fault['substituted'] + ')' if fault['substituted'] else ''}: {fault['message'].splitlines()[0]}")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    try:
+        record = records.load(args.record)
+        replayed = records.replay(record)
+    except RecordError as exc:
+        if args.json:
+            print(json.dumps({"ok": False, "error": exc.as_dict()}, indent=1))
+        else:
+            print(f"arena: {args.record}: {exc}", file=sys.stderr)
+        return 1
+    summary = replayed.summary()
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    for index, row in enumerate(replayed.hands):
+        print(f"hand {index}: scores {row['scores']}")
+    print(f"scores {summary['scores']}; winner: {'none' if summary['winner'] is None else 'side ' + str(summary['winner'])}"
+          f"{'' if summary['over'] else ' (game not finished)'}")
+    print("ok: the record replays")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""A tiny complete game for testing the layers above the engines (and the example in
+docs/game-interface.md): two players, eight cards, four tricks a hand, no trumps, follow suit;
+each trick scores a point and the first side to ``target`` points wins at the end of a hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.games.base import Game, GameState
+from arena.options import Option, OptionTable
+from arena.plugins import hookimpl
+
+PACK = ["9S", "10S", "QS", "AS", "9H", "10H", "QH", "AH"]  # low to high in each suit
+ACTIONS = [f"play {card}" for card in PACK]
+
+
+class ToyGame(Game):
+    name = "toy"
+    title = "Toy tricks"
+    option_table = OptionTable(
+        "toy",
+        (
+            Option("players", 2, "choice", "number of players", choices=(2,)),
+            Option("target", 3, "int", "points to win", minimum=1, maximum=50),
+            Option("max_hands", None, "int", "stop unfinished after this many hands", minimum=1),
+        ),
+    )
+
+    @property
+    def num_sides(self) -> int:
+        return 2
+
+    def side_of(self, seat: int) -> int:
+        return seat
+
+    @property
+    def num_actions(self) -> int:
+        return len(ACTIONS)
+
+    def action_string(self, action_id: int) -> str:
+        return ACTIONS[action_id]
+
+    def action_id(self, action: str) -> int | None:
+        text = " ".join(action.split()).upper().replace("PLAY ", "play ")
+        return ACTIONS.index(text) if text in ACTIONS else None
+
+    def new_state(self, decks) -> "ToyState":
+        return ToyState(self, decks)
+
+
+class ToyState(GameState):
+    def __init__(self, game: ToyGame, decks):
+        super().__init__(game, decks)
+        self.points = [0, 0]
+        self.dealer = decks.first_dealer(2)
+        self._deal()
+
+    def _deal(self) -> None:
+        deck = self._new_deal(self.dealer, PACK)
+        first = 1 - self.dealer
+        self.hands = [0, 0]
+        for i, card in enumerate(deck):  # alternate, starting left of the dealer
+            self.hands[(first + i) % 2] |= 1 << PACK.index(card)
+        self.turn = first
+        self.trick: list[tuple[int, int]] = []
+        self.won = [0, 0]
+        self.over = False
+
+    def current_player(self) -> int | None:
+        return None if self.over else self.turn
+
+    @property
+    def phase(self) -> str:
+        return "over" if self.over else "play"
+
+    def _legal_ids(self) -> list[int]:
+        hand = self.hands[self.turn]
+        if self.trick:
+            suit = self.trick[0][1] // 4
+            follow = hand & (0b1111 << (4 * suit))
+            hand = follow or hand
+        return [card for card in range(8) if hand >> card & 1]
+
+    def _apply(self, card: int) -> None:
+        self.hands[self.turn] &= ~(1 << card)
+        self.trick.append((self.turn, card))
+        if len(self.trick) < 2:
+            self.turn = 1 - self.turn
+            return
+        (s0, c0), (s1, c1) = self.trick
+        winner = s1 if c1 // 4 == c0 // 4 and c1 > c0 else s0
+        self.won[winner] += 1
+        self.trick = []
+        self.turn = winner
+        if self.hands[0] or self.hands[1]:
+            return
+        self.points = [p + w for p, w in zip(self.points, self.won)]
+        self._end_deal({"scores": list(self.points), "changes": list(self.won), "tricks": list(self.won)})
+        limit = self.game.options["max_hands"]
+        if max(self.points) >= self.game.options["target"] and self.points[0] != self.points[1]:
+            self.over = True
+        elif limit is not None and len(self.deals) >= limit:
+            self.over = self.unfinished = True
+        else:
+            self.dealer = 1 - self.dealer
+            self._deal()
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return {
+            "game": "toy",
+            "seat": seat,
+            "side": seat,
+            "players": 2,
+            "phase": self.phase,
+            "hand_index": len(self.deals) - 1,
+            "dealer": self.dealer,
+            "hand": [PACK[c] for c in range(8) if self.hands[seat] >> c & 1],
+            "legal_actions": self.legal_actions() if self.turn == seat and not self.over else [],
+            "to_act": self.current_player(),
+            "history": [list(pair) for pair in self.actions_of_deal()],
+            "scores": list(self.points),
+            "contract": None,
+            "trick": [[s, PACK[c]] for s, c in self.trick],
+            "tricks_won": list(self.won),
+        }
+
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def ranking(self) -> list[int]:
+        a, b = self.points
+        return [0, 0] if a == b else ([0, 1] if a > b else [1, 0])
+
+    def clone(self) -> "ToyState":
+        import copy
+
+        return copy.deepcopy(self)
+
+
+@hookimpl
+def arena_register_games():
+    return [ToyGame]
