@@ -59,6 +59,23 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(run=cmd_play)
 
+    p = sub.add_parser("run", help="run a tournament file, then print its board")
+    p.add_argument("file", help="a tournament file (TOML), e.g. tournaments/five_hundred.toml")
+    p.add_argument("--db", help="the results database (default: results/<file name>.db); a run resumes from it")
+    p.add_argument("--executor", choices=("local", "inline"), default="local",
+                   help="local: a process pool (default); inline: one match at a time in this process")
+    p.add_argument("--workers", type=int, help="matches at once (default: the file's parallel, else one per core)")
+    p.add_argument("--fresh", action="store_true", help="delete the database's earlier results first")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--html", metavar="FILE", help="also write the board as an HTML page")
+    p.set_defaults(run=cmd_run)
+
+    p = sub.add_parser("board", help="print the results board of a tournament database")
+    p.add_argument("--db", required=True, help="the results database")
+    p.add_argument("--json", action="store_true", help="print the board as JSON (a list of bots)")
+    p.add_argument("--html", metavar="FILE", help="write the board as one self-contained HTML page")
+    p.set_defaults(run=cmd_board)
+
     p = sub.add_parser("verify", help="replay a game record and print the scores after each hand")
     p.add_argument("record", help="a game record (JSON)")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
@@ -168,6 +185,57 @@ def _print_result(game: Any, result: dict[str, Any]) -> None:
         for fault in faults:
             print(f"  hand {fault['hand']} action {fault['action_index']}: seat {fault['seat']} {fault['kind']} "
                   f"-> {fault['response']}{' (' + fault['substituted'] + ')' if fault['substituted'] else ''}: {fault['message'].splitlines()[0]}")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from arena.plugins import get_registry
+    from arena.tournaments import config as tournament_config
+    from arena.tournaments import runner
+
+    registry = get_registry()
+    config = tournament_config.load(args.file, registry)
+    db = args.db or str(Path("results") / (Path(args.file).stem + ".db"))
+    store = runner.run(config, registry, db, executor=args.executor, workers=args.workers,
+                       progress=not args.quiet, fresh=args.fresh)
+    try:
+        _show_board(store, as_json=False, html_path=args.html)
+    finally:
+        store.close()
+    print(f"results: {db}")
+    return 0
+
+
+def cmd_board(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from arena.store import Store
+
+    if not Path(args.db).exists():
+        raise ArenaError(f"{args.db}: no such results database")
+    store = Store(args.db)
+    try:
+        _show_board(store, as_json=args.json, html_path=args.html)
+    finally:
+        store.close()
+    return 0
+
+
+def _show_board(store: Any, as_json: bool, html_path: str | None) -> None:
+    from pathlib import Path
+
+    from arena import board
+
+    data = board.board_data(store)
+    if as_json:
+        print(json.dumps(board.json_rows(data), indent=1))
+    else:
+        print(board.text(data))
+    if html_path:
+        Path(html_path).write_text(board.html_page(data), encoding="utf-8")
+        if not as_json:
+            print(f"board written to {html_path}")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

@@ -8,6 +8,8 @@ are entry points of this distribution.
 from __future__ import annotations
 
 import functools
+import importlib
+import os
 from typing import Any, Iterable, Mapping
 
 import pluggy
@@ -18,8 +20,12 @@ from arena.players.base import BotSpec, Player
 from arena.plugins import hookspecs
 
 
+ENV_PLUGINS = "TRICK_ARENA_PLUGINS"  # extra plugin modules, comma-separated (e.g. a bot not yet packaged)
+
+
 def get_plugin_manager(load_entry_points: bool = True, plugins: Iterable[object] = ()) -> pluggy.PluginManager:
-    """A plugin manager with the specs, the installed entry points and any extra ``plugins``."""
+    """A plugin manager with the specs, the installed entry points, the modules named in
+    ``$TRICK_ARENA_PLUGINS`` and any extra ``plugins``."""
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     if load_entry_points:
@@ -27,6 +33,13 @@ def get_plugin_manager(load_entry_points: bool = True, plugins: Iterable[object]
             pm.load_setuptools_entrypoints(hookspecs.PROJECT)
         except Exception as exc:  # a broken third-party plugin must say who it is
             raise PluginError(f"a {hookspecs.PROJECT} entry point failed to load: {exc!r}") from exc
+        for name in filter(None, (n.strip() for n in os.environ.get(ENV_PLUGINS, "").split(","))):
+            try:
+                module = importlib.import_module(name)
+            except Exception as exc:
+                raise PluginError(f"{ENV_PLUGINS}: plugin module {name!r} failed to import: {exc!r}") from exc
+            if pm.get_plugin(name) is None and not pm.is_registered(module):
+                pm.register(module, name=name)
     for plugin in plugins:
         pm.register(plugin)
     try:

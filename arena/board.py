@@ -1,0 +1,164 @@
+"""The results board: a terminal table, JSON data, or one self-contained HTML page.
+
+Presentation only: the numbers come from ``arena.rating`` over the stored results.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from typing import Any
+
+from arena import rating
+from arena.store import Store
+
+
+def board_data(store: Store) -> dict[str, Any]:
+    """Everything the board shows, computed from the finished matches in schedule order."""
+    info = store.tournament()
+    if info is None:
+        return {"tournament": None, "bots": [], "head_to_head": {}, "history": [], "matches": [0, 0]}
+    config = info["config"]
+    bots = [bot["name"] for bot in config["bots"]]
+    matches = list(store.results())
+    ratings, history = rating.rate(matches, bots)
+    stats, head = rating.statistics_of(matches, bots)
+    rows = []
+    for bot in bots:
+        r, s = ratings[bot], stats[bot]
+        win_low, win_high = rating.wilson(s.wins + 0.5 * s.draws, s.matches)
+        margin, margin_low, margin_high = rating.mean_interval(s.margins)
+        rows.append({
+            "bot": bot,
+            "mu": round(r.mu, 3),
+            "sigma": round(r.sigma, 3),
+            "score": round(r.mu - 3 * r.sigma, 3),
+            "matches": s.matches,
+            "wins": s.wins,
+            "draws": s.draws,
+            "losses": s.losses,
+            "win_rate": round((s.wins + 0.5 * s.draws) / s.matches, 4) if s.matches else None,
+            "win_rate_ci": [round(win_low, 4), round(win_high, 4)],
+            "margin": None if margin is None else round(margin, 2),
+            "margin_ci": None if margin_low is None else [round(margin_low, 2), round(margin_high, 2)],
+            "deal_sets": len(s.margins),
+            "faults": dict(sorted(s.faults.items())),
+            "mean_think_ms": round(1000 * s.think_total / s.decisions, 3) if s.decisions else None,
+        })
+    rows.sort(key=lambda row: (-row["score"], row["bot"]))
+    done, total = store.counts()
+    return {
+        "tournament": info["name"],
+        "game": config["game"],
+        "matches": [done, total],
+        "bots": rows,
+        "head_to_head": {f"{a} vs {b}": wdl for (a, b), wdl in sorted(head.items())},
+        "history": history,
+    }
+
+
+def text(data: dict[str, Any]) -> str:
+    """The board as a terminal table, then the head-to-head table."""
+    if data["tournament"] is None:
+        return "no tournament in this database"
+    done, total = data["matches"]
+    lines = [f"{data['tournament']} ({data['game']}): {done} of {total} matches"]
+    header = ["#", "bot", "score", "mu", "sigma", "matches", "W", "D", "L", "win rate (95% CI)", "margin/deal set (95% CI)", "faults", "think ms"]
+    table = [header]
+    for place, row in enumerate(data["bots"], 1):
+        win = "-" if row["win_rate"] is None else f"{row['win_rate']:.0%} ({row['win_rate_ci'][0]:.0%}-{row['win_rate_ci'][1]:.0%})"
+        margin = "-" if row["margin"] is None else f"{row['margin']:+.1f}" + (
+            f" ({row['margin_ci'][0]:+.1f} to {row['margin_ci'][1]:+.1f})" if row["margin_ci"] else "")
+        faults = ", ".join(f"{k} {v}" for k, v in row["faults"].items()) or "0"
+        think = "-" if row["mean_think_ms"] is None else f"{row['mean_think_ms']:.2f}"
+        table.append([str(place), row["bot"], f"{row['score']:.2f}", f"{row['mu']:.2f}", f"{row['sigma']:.2f}",
+                      str(row["matches"]), str(row["wins"]), str(row["draws"]), str(row["losses"]), win, margin, faults, think])
+    lines += _columns(table)
+    bots = [row["bot"] for row in data["bots"]]
+    if len(bots) >= 2:
+        lines.append("")
+        lines.append("head to head (row's wins-draws-losses against the column)")
+        grid = [[""] + bots]
+        for a in bots:
+            grid.append([a] + ["" if a == b else "-".join(map(str, data["head_to_head"].get(f"{a} vs {b}", [0, 0, 0]))) for b in bots])
+        lines += _columns(grid)
+    return "\n".join(lines)
+
+
+def _columns(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+
+
+def json_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """``arena board --json``: the list of bots, best first."""
+    return data["bots"]
+
+
+def rating_plot_svg(data: dict[str, Any]) -> str:
+    """Each bot's TrueSkill mu after every match, as an inline SVG drawn by matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(8, 4), dpi=100)
+    history = data["history"]
+    for row in data["bots"]:
+        bot = row["bot"]
+        axes.plot(range(1, len(history) + 1), [point[bot] for point in history], label=bot)
+    axes.set_xlabel("matches rated (schedule order)")
+    axes.set_ylabel("TrueSkill mu")
+    axes.set_title("Rating over the tournament")
+    axes.legend(loc="best")
+    axes.grid(alpha=0.3)
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", bbox_inches="tight")
+    pyplot.close(figure)
+    svg = buffer.getvalue()
+    return svg[svg.index("<svg"):]
+
+
+def html_page(data: dict[str, Any]) -> str:
+    """One self-contained page: the board, the head-to-head table and the rating plot."""
+    e = html.escape
+    done, total = data["matches"]
+    head = ["#", "bot", "score (mu-3sigma)", "mu", "sigma", "matches", "W", "D", "L", "win rate (95% CI)",
+            "margin per deal set (95% CI)", "faults", "mean think (ms)"]
+    body_rows = []
+    for place, row in enumerate(data["bots"], 1):
+        win = "-" if row["win_rate"] is None else f"{row['win_rate']:.1%} ({row['win_rate_ci'][0]:.1%} – {row['win_rate_ci'][1]:.1%})"
+        margin = "-" if row["margin"] is None else f"{row['margin']:+.1f}" + (
+            f" ({row['margin_ci'][0]:+.1f} – {row['margin_ci'][1]:+.1f})" if row["margin_ci"] else "")
+        faults = ", ".join(f"{k} {v}" for k, v in row["faults"].items()) or "0"
+        cells = [place, row["bot"], f"{row['score']:.2f}", f"{row['mu']:.2f}", f"{row['sigma']:.2f}", row["matches"],
+                 row["wins"], row["draws"], row["losses"], win, margin, faults,
+                 "-" if row["mean_think_ms"] is None else f"{row['mean_think_ms']:.2f}"]
+        body_rows.append("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in cells) + "</tr>")
+    bots = [row["bot"] for row in data["bots"]]
+    h2h = ["<tr><th></th>" + "".join(f"<th>{e(b)}</th>" for b in bots) + "</tr>"]
+    for a in bots:
+        cells = ["" if a == b else "-".join(map(str, data["head_to_head"].get(f"{a} vs {b}", [0, 0, 0]))) for b in bots]
+        h2h.append(f"<tr><th>{e(a)}</th>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
+    plot = rating_plot_svg(data) if data["history"] else "<p>No finished matches yet.</p>"
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{e(str(data['tournament']))} – Trick Arena results</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; }}
+th, td {{ border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; }}
+th {{ background: #f3f3f3; }} td:nth-child(2) {{ text-align: left; font-weight: 600; }}
+</style></head>
+<body>
+<h1>{e(str(data['tournament']))}</h1>
+<p>{e(str(data['game']))}: {done} of {total} matches finished. Ratings: TrueSkill, score = mu − 3·sigma.</p>
+<table id="board"><thead><tr>{''.join(f'<th>{e(h)}</th>' for h in head)}</tr></thead>
+<tbody>{''.join(body_rows)}</tbody></table>
+<h2>Head to head</h2>
+<p>Each cell: the row bot's wins–draws–losses against the column bot.</p>
+<table id="head-to-head">{''.join(h2h)}</table>
+<h2>Ratings over the tournament</h2>
+<div id="rating-plot">{plot}</div>
+</body></html>
+"""

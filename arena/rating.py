@@ -1,0 +1,145 @@
+"""Ratings and the statistics that compare bots, computed from stored results in schedule order.
+
+TrueSkill (the ``trueskill`` package) with its standard parameters, written out in
+docs/ratings.md. Each side of a match is one rating group holding its bot once (a side of copies
+of one bot counts as that one bot); sides are ranked by the match's ranking. A bot that holds
+several sides of one match (possible only when there are fewer bots than sides) is rated once, at
+its best side's place.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import trueskill
+
+MU = 25.0
+SIGMA = MU / 3
+BETA = SIGMA / 2
+TAU = SIGMA / 100
+DRAW_PROBABILITY = 0.10
+
+
+def environment() -> trueskill.TrueSkill:
+    return trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, draw_probability=DRAW_PROBABILITY)
+
+
+def match_places(spec: dict[str, Any], result: dict[str, Any]) -> dict[str, int]:
+    """Each distinct bot's place in one match (0 = first), from the ranking of the sides."""
+    places: dict[str, int] = {}
+    lineup = spec["lineup"]
+    sides = len(lineup)
+    for side, rank in enumerate(result["ranking"]):
+        bot = lineup[(side + spec["rotation"]) % sides]
+        places[bot] = min(rank, places.get(bot, rank))
+    return places
+
+
+def rate(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[str]):
+    """TrueSkill ratings after each match, in the order given. Returns (final ratings, history)."""
+    env = environment()
+    ratings = {bot: env.create_rating() for bot in bots}
+    history: list[dict[str, float]] = []
+    for spec, result in matches:
+        places = match_places(spec, result)
+        if len(places) >= 2:
+            names = sorted(places, key=lambda b: places[b])
+            groups = [(ratings[name],) for name in names]
+            rated = env.rate(groups, ranks=[places[name] for name in names])
+            for name, (new,) in zip(names, rated):
+                ratings[name] = new
+        history.append({bot: ratings[bot].mu for bot in bots})
+    return ratings, history
+
+
+# -- statistics ----------------------------------------------------------------------------------
+
+_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
+        12: 2.179, 15: 2.131, 20: 2.086, 25: 2.060, 30: 2.042}
+
+
+def t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (1.96 beyond 30)."""
+    if df > 30:
+        return 1.96
+    return _T95[max(k for k in _T95 if k <= df)]
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (draws count half)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: list[float]) -> tuple[float | None, float | None, float | None]:
+    """Mean and its 95% t interval (None where there are too few values)."""
+    if not values:
+        return None, None, None
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, None, None
+    half = t95(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+@dataclass
+class BotStats:
+    bot: str
+    matches: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    faults: dict[str, int] = field(default_factory=dict)
+    think_total: float = 0.0
+    decisions: int = 0
+    margins: list[float] = field(default_factory=list)
+
+
+def statistics_of(matches: list[tuple[dict[str, Any], dict[str, Any]]], bots: list[str]) -> tuple[dict[str, BotStats], dict]:
+    """Per-bot counts, fault counts, thinking time, duplicate margins; and the head-to-head table."""
+    stats = {bot: BotStats(bot) for bot in bots}
+    head: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # (a, b) -> a's W, D, L vs b
+    margins: dict[tuple[int, tuple[str, ...]], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for spec, result in matches:
+        places = match_places(spec, result)
+        seats = spec["seats"]
+        for bot, place in places.items():
+            s = stats[bot]
+            s.matches += 1
+            firsts = [b for b, p in places.items() if p == 0]
+            if place == 0 and len(firsts) == 1:
+                s.wins += 1
+            elif place == 0:
+                s.draws += 1
+            else:
+                s.losses += 1
+            for other, other_place in places.items():
+                if other != bot:
+                    head[(bot, other)][0 if place < other_place else 1 if place == other_place else 2] += 1
+        for fault in result["faults"]:
+            bot = seats[fault["seat"]]
+            stats[bot].faults[fault["kind"]] = stats[bot].faults.get(fault["kind"], 0) + 1
+        for seat, times in enumerate(result["think_times"]):
+            stats[seats[seat]].think_total += times["total"]
+            stats[seats[seat]].decisions += times["decisions"]
+        # the duplicate comparison: a side's score minus the mean of the other sides', per deal set
+        scores = result["scores"]
+        lineup = spec["lineup"]
+        k = len(lineup)
+        if k >= 2:
+            for side, score in enumerate(scores):
+                others = [scores[o] for o in range(k) if o != side]
+                bot = lineup[(side + spec["rotation"]) % k]
+                margins[(spec["deal_set"], tuple(lineup))][bot].append(score - statistics.fmean(others))
+    for per_bot in margins.values():
+        for bot, values in per_bot.items():
+            stats[bot].margins.append(statistics.fmean(values))
+    return stats, dict(head)

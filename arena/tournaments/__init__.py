@@ -1,0 +1,1 @@
+"""Tournaments: the tournament file, the schedule with duplicate deals, executors, the runner."""

@@ -1,0 +1,97 @@
+"""The schedule: which bots meet, on which deals, from which sides.
+
+A **lineup** is one bot per side. Round robin: every combination of k bots for a game with k sides
+(with fewer bots than sides, every mix of the bots that includes at least two of them). Gauntlet: the
+challenger with every combination of k-1 others. A side is filled by copies of its bot.
+
+**Duplicate deals**: a deal set is one seeded sequence of deals. Each lineup plays each deal set once
+for every rotation of its bots over the sides, so every bot holds, from every side, the cards its
+opponents held: luck cancels.
+"""
+
+from __future__ import annotations
+
+import itertools
+import zlib
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from arena.tournaments.config import TournamentConfig
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match, self-contained: everything an executor anywhere needs to play it."""
+
+    index: int  # the position in the schedule; results are rated in this order
+    game: str
+    options: dict[str, Any]
+    lineup: tuple[str, ...]  # the bot (board name) of each side, before rotation
+    rotation: int
+    deal_set: int
+    deal_seed: str  # the seed of the deal set: the same for every lineup and rotation
+    seats: tuple[str, ...]  # the board name in each seat
+    bots: tuple[str, ...]  # what make_host accepts, per seat
+    settings: tuple[dict[str, Any], ...]  # per seat
+    bot_seeds: tuple[int, ...]  # per seat
+    time_control: dict[str, Any]
+    faults: dict[str, Any]
+    isolation: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "MatchSpec":
+        fields = dict(data)
+        for key in ("lineup", "seats", "bots", "settings", "bot_seeds"):
+            fields[key] = tuple(fields[key])
+        return cls(**fields)
+
+
+def lineups(names: list[str], sides: int, fmt: str, challenger: str | None) -> list[tuple[str, ...]]:
+    """The lineups of a round robin or a gauntlet, in a fixed order."""
+    if fmt == "gauntlet":
+        others = [n for n in names if n != challenger]
+        return [(challenger,) + rest for rest in _groups(others, sides - 1, at_least_two=False)]  # type: ignore[operator]
+    return _groups(names, sides, at_least_two=True)
+
+
+def _groups(names: list[str], size: int, at_least_two: bool) -> list[tuple[str, ...]]:
+    if len(names) >= size:
+        return list(itertools.combinations(names, size))
+    groups = itertools.combinations_with_replacement(names, size)
+    return [g for g in groups if not at_least_two or len(set(g)) >= 2]
+
+
+def build(config: TournamentConfig, game: Any) -> list[MatchSpec]:
+    """Every match of the tournament, in schedule order: deal set, then lineup, then rotation."""
+    entries = {bot.name: bot for bot in config.bots}
+    sides = game.num_sides
+    matches: list[MatchSpec] = []
+    for deal_set in range(config.deal_sets):
+        deal_seed = f"{config.seed}/dealset/{deal_set}"
+        for lineup in lineups([b.name for b in config.bots], sides, config.format, config.challenger):
+            for rotation in range(sides):
+                by_side = [lineup[(side + rotation) % sides] for side in range(sides)]
+                seats = tuple(by_side[game.side_of(seat)] for seat in range(game.players))
+                index = len(matches)
+                matches.append(
+                    MatchSpec(
+                        index=index,
+                        game=config.game,
+                        options=dict(config.options),
+                        lineup=tuple(lineup),
+                        rotation=rotation,
+                        deal_set=deal_set,
+                        deal_seed=deal_seed,
+                        seats=seats,
+                        bots=tuple(entries[name].bot for name in seats),
+                        settings=tuple(dict(entries[name].settings) for name in seats),
+                        bot_seeds=tuple(zlib.crc32(f"{config.seed}/match/{index}/seat/{s}".encode()) for s in range(game.players)),
+                        time_control=config.time_control.as_dict(),
+                        faults=config.policy.as_dict(),
+                        isolation=config.isolation,
+                    )
+                )
+    return matches
