@@ -101,12 +101,14 @@ def rating_plot_svg(data: dict[str, Any]) -> str:
 
     matplotlib.use("Agg")
     from matplotlib import pyplot
+    from matplotlib.ticker import MaxNLocator
 
     figure, axes = pyplot.subplots(figsize=(8, 4), dpi=100)
     history = data["history"]
     for row in data["bots"]:
         bot = row["bot"]
         axes.plot(range(1, len(history) + 1), [point[bot] for point in history], label=bot)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("matches rated (schedule order)")
     axes.set_ylabel("TrueSkill mu")
     axes.set_title("Rating over the tournament")

@@ -1,0 +1,78 @@
+"""The HTML board opened in a real browser (headless Chromium from Debian's package, driven by
+Playwright with its executable path set; Playwright's own browser download does not work here)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena import board
+from arena.store import Store
+from arena.tournaments import config as tconfig
+from arena.tournaments import runner
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
+
+TOURNAMENT = """
+[tournament]
+name = "browser-check"
+game = "toy"
+deal_sets = 3
+seed = 5
+isolation = "inprocess"
+
+[[bots]]
+bot = "random"
+
+[[bots]]
+name = "random-2"
+bot = "random"
+
+[[bots]]
+name = "misfit"
+bot = "bad-illegal"
+settings = { after = 3 }
+
+[faults]
+illegal = "substitute"
+max_faults = 2
+"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
+    path = tmp_path / "t.toml"
+    path.write_text(TOURNAMENT)
+    db = tmp_path / "r.db"
+    runner.run(tconfig.load(path, registry), registry, db, executor="inline", progress=False).close()
+    store = Store(db)
+    data = board.board_data(store)
+    store.close()
+    page = tmp_path / "board.html"
+    page.write_text(board.html_page(data))
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )
+        try:
+            view = browser.new_page(viewport={"width": 1200, "height": 900})
+            view.goto(page.as_uri())
+            rows = view.locator("#board tbody tr")
+            assert rows.count() == 3
+            names = [rows.nth(i).locator("td").nth(1).inner_text() for i in range(3)]
+            assert sorted(names) == ["misfit", "random", "random-2"]
+            assert view.locator("#head-to-head tr").count() == 4
+            plot = view.locator("#rating-plot svg")
+            box = plot.bounding_box()
+            assert box is not None and box["width"] > 300 and box["height"] > 150
+            assert view.locator("#rating-plot svg path").count() >= 3  # one line per bot at least
+            assert "illegal" in view.locator("#board").inner_text()  # the misfit's faults are shown
+            view.screenshot(path=str(tmp_path / "board.png"), full_page=True)
+        finally:
+            browser.close()
+    assert (tmp_path / "board.png").stat().st_size > 10_000
