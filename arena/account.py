@@ -20,7 +20,8 @@ def hand_line(index: int, dealer: Any, result: dict[str, Any]) -> str:
         parts.append(str(result["summary"]))
     else:
         if result.get("contract") is not None:
-            parts.append(f"contract: {_compact(result['contract'])}")
+            by = f" by seat {result['contractor']}" if result.get("contractor") is not None else ""
+            parts.append(f"contract {_compact(result['contract'])}{by}")
         if result.get("tricks") is not None:
             parts.append(f"tricks {_compact(result['tricks'])}")
     if result.get("changes") is not None:

@@ -1,0 +1,279 @@
+"""One Five Hundred match in progress (§12): deal, auction, partners, kitty, nomination, play, score.
+
+Phases: ``auction`` -> ``partners`` (five players, suit/NT contracts) -> ``discard`` (three
+``discard <card>``, skipped sans kitty) -> ``nominate`` (NT and misère, contractor holding JK) ->
+``play`` -> scoring -> the next deal, or ``over``. Hands are int bitmasks of pack indices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.games.base import DeckSource, GameState
+from arena.games.five_hundred import auction, play
+from arena.games.five_hundred.bids import NT, OM
+from arena.games.five_hundred.cards import SUITS, context_index
+from arena.games.five_hundred.dealing import deal
+from arena.games.five_hundred.scoring import by_score, game_end, hand_changes
+
+AUCTION, PARTNERS, DISCARD, NOMINATE, PLAY, OVER = range(6)
+PHASES = ("auction", "partners", "discard", "nominate", "play", "over")
+
+
+class FiveHundredState(GameState):
+    def __init__(self, game: Any, decks: DeckSource):
+        super().__init__(game, decks)
+        self.n = game.players
+        self.jk_bit = 1 << game.pack.joker
+        self.total = [0] * game.num_sides
+        self.over = False
+        self.unfinished = False
+        self.end: str | None = None  # "win", "loss" or "unfinished" once over
+        self.ranks: list[int] | None = None
+        self.dealer = decks.first_dealer(self.n)  # R-3.2
+        self._deal()
+
+    # -- dealing (§4) --------------------------------------------------------------------------
+    def _deal(self) -> None:
+        g = self.game
+        deck = self._new_deal(self.dealer, g.pack.tokens)
+        self.hands, self.dead, self.kitty = deal(g.pack.index, self.n, self.dealer, deck)
+        self.stage = AUCTION
+        self.passed = self.called = 0
+        self.seen = 0 if g.blind else (1 << self.n) - 1  # R-5.7.1: under BM nobody has looked yet
+        self.high = 0  # the action id of the high bid, 0 = none
+        self.high_seat = -1
+        self.raising = False
+        self.bid = None  # the contract (a Bid) once the auction is won
+        self.contractor = -1
+        self.members: tuple[int, ...] = ()
+        self.partners: tuple[int, ...] = ()
+        self.sitting = 0
+        self.nominated = -1  # the joker's suit when nominated (public); -1 otherwise
+        self.declined = False  # the contractor declined to nominate (known to them only)
+        self.discards = 0
+        self.to_discard = 0
+        self.suitless = self.forced_joker = False
+        self.eff = self.smask = self.value = None
+        self.next_active: list[int] = []
+        self.nactive = self.n
+        self.trick: list[tuple[int, int]] = []
+        self.led = self.leader = self.taker = -1
+        self.best = 0
+        self.suits_led = 0
+        self.seat_tricks = [0] * self.n
+        self.completed: list[tuple[int, tuple[tuple[int, int], ...], int, int]] = []
+        self.exposed = False
+        self.set_turn((self.dealer + 1) % self.n)  # R-4.2
+
+    def set_turn(self, seat: int) -> None:
+        self.turn = seat
+        if self.game.blind and self.called >> seat & 1 and not self.seen >> seat & 1:
+            self.seen |= 1 << seat  # a BM bidder's next turn shows the hand (R-5.7.1)
+
+    # -- after the auction (§6) -----------------------------------------------------------------
+    def start_contract(self) -> None:
+        g = self.game
+        self.seen = (1 << self.n) - 1  # everyone plays with open eyes from here on (R-5.7.1, [ED])
+        self.bid = g.bid_of[self.high]
+        c = self.contractor = self.high_seat
+        self.turn = c
+        if self.n == 5 and not self.bid.misere:
+            self.stage = PARTNERS  # R-6.1
+            self.members = (c,)
+            return
+        team = g.team_mask[c]
+        self.members = tuple(s for s in range(self.n) if team >> s & 1)
+        self._exchange()
+
+    def _exchange(self) -> None:
+        if self.bid.sans_kitty:  # R-5.8.2: the kitty stays face down
+            self._after_exchange()
+            return
+        self.hands[self.contractor] |= self.kitty  # R-6.2.1
+        self.to_discard = 3
+        self.stage = DISCARD
+
+    def _after_exchange(self) -> None:
+        if self.bid.strain == NT and self.hands[self.contractor] & self.jk_bit:
+            self.stage = NOMINATE  # R-6.3.1
+            return
+        self._start_play()
+
+    def _start_play(self) -> None:
+        g = self.game
+        bid = self.bid
+        ctx = g.pack.contexts[context_index(bid.strain, self.nominated if self.nominated >= 0 else None)]
+        self.eff, self.smask, self.value = ctx.eff, ctx.mask, ctx.value
+        self.suitless = bid.strain == NT and self.nominated < 0
+        self.forced_joker = self.suitless and bid.misere
+        c = self.contractor
+        if bid.misere:  # R-6.4: the partners sit out
+            self.sitting = sum(1 << s for s in self.members if s != c)
+        n = self.n
+        nxt = []
+        for s in range(n):
+            t = (s + 1) % n
+            while self.sitting >> t & 1:
+                t = (t + 1) % n
+            nxt.append(t)
+        self.next_active = nxt
+        self.nactive = n - self.sitting.bit_count()
+        self.stage = PLAY
+        self.turn = c  # R-7.1.1
+
+    def finish_trick(self) -> None:
+        w = self.taker
+        self.seat_tricks[w] += 1
+        self.completed.append((self.leader, tuple(self.trick), w, self.led))
+        self.trick = []
+        bid = self.bid
+        if bid.misere:
+            if w == self.contractor:  # R-7.6: the misère has failed, stop at once
+                self._score(early=True)
+                return
+            if bid.kind == OM and len(self.completed) == 1:
+                self.exposed = True  # R-7.5
+        if len(self.completed) == 10:
+            self._score(early=False)
+            return
+        self.turn = w  # R-7.1.3
+
+    # -- end of a hand (§8, §9) ------------------------------------------------------------------
+    def _score(self, early: bool) -> None:
+        g = self.game
+        bid = self.bid
+        changes, made = hand_changes(bid, self.contractor, self.members, self.seat_tricks, g.sides,
+                                     self.total, g.cap)
+        self.total = [t + d for t, d in zip(self.total, changes)]
+        side_tricks = [0] * g.num_sides
+        for seat, taken in enumerate(self.seat_tricks):
+            side_tricks[g.sides[seat]] += taken
+        result: dict[str, Any] = {
+            "scores": list(self.total),
+            "changes": changes,
+            "thrown_in": False,
+            "contract": bid.text,
+            "contractor": self.contractor,
+            "contracting_seats": list(self.members),
+            "made": made,
+            "tricks": side_tricks,
+            "seat_tricks": list(self.seat_tricks),
+            "tricks_played": len(self.completed),
+            "early_end": early,
+            "joker_suit": SUITS[self.nominated] if self.nominated >= 0 else None,
+            "sitting_out": [s for s in range(self.n) if self.sitting >> s & 1],
+        }
+        if self.n == 5:
+            result["partners"] = list(self.partners)
+        ended = game_end(made, self.contractor, self.members, g.sides, self.total)
+        self._close_hand(result, ended)
+
+    def throw_in(self) -> None:
+        """R-5.5: everyone passed; no score, the deal moves on, a new deal (a new record entry)."""
+        result = {
+            "scores": list(self.total),
+            "changes": [0] * self.game.num_sides,
+            "thrown_in": True,
+            "contract": None,
+        }
+        self._close_hand(result, None)
+
+    def _close_hand(self, result: dict[str, Any], ended: tuple[list[int], str] | None) -> None:
+        limit = self.game.max_hands
+        if ended is not None:
+            self.ranks, self.end = ended
+        elif limit is not None and len(self.deals) >= limit:
+            self.ranks, self.end = by_score(self.total), "unfinished"  # R-9.5
+            self.unfinished = True
+        result["end"] = self.end
+        self._end_deal(result)
+        if self.end is not None:
+            self.over = True
+            self.stage = OVER
+            self.turn = -1
+            return
+        self.dealer = (self.dealer + 1) % self.n  # R-3.2
+        self._deal()
+
+    # -- GameState interface -----------------------------------------------------------------------
+    def current_player(self) -> int | None:
+        return None if self.over else self.turn
+
+    @property
+    def phase(self) -> str:
+        return PHASES[self.stage]
+
+    def _legal_ids(self) -> list[int]:
+        stage = self.stage
+        if stage == PLAY:
+            return play.legal(self)
+        if stage == AUCTION:
+            return auction.legal(self)
+        g = self.game
+        if stage == DISCARD:
+            base = g.discard_base
+            return play._ids(self.hands[self.contractor], base)
+        if stage == NOMINATE:
+            return list(range(g.nominate_base, g.nominate_base + 5))
+        if stage == PARTNERS:
+            return auction.partner_calls(self)
+        return []
+
+    def _apply(self, a: int) -> None:
+        stage = self.stage
+        if stage == PLAY:
+            play.apply(self, a)
+        elif stage == AUCTION:
+            auction.apply(self, a)
+        elif stage == DISCARD:
+            bit = 1 << (a - self.game.discard_base)
+            self.hands[self.contractor] &= ~bit
+            self.discards |= bit
+            self.to_discard -= 1
+            if not self.to_discard:
+                self._after_exchange()
+        elif stage == NOMINATE:
+            k = a - self.game.nominate_base
+            if k < 4:
+                self.nominated = k  # R-6.3.3
+            else:
+                self.declined = True
+            self._start_play()
+        elif stage == PARTNERS:
+            g = self.game
+            self.partners = g.partner_sets[a - g.partners_base]
+            self.members = tuple(sorted((self.contractor,) + self.partners))
+            self._exchange()
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        from arena.games.five_hundred.view import observation
+
+        return observation(self, seat)
+
+    def scores(self) -> list[int]:
+        return list(self.total)
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def ranking(self) -> list[int]:
+        return list(self.ranks) if self.ranks is not None else by_score(self.total)
+
+    def clone(self) -> "FiveHundredState":
+        new = object.__new__(FiveHundredState)
+        d = self.__dict__.copy()
+        d["hands"] = list(self.hands)
+        d["total"] = list(self.total)
+        d["seat_tricks"] = list(self.seat_tricks)
+        d["trick"] = list(self.trick)
+        d["completed"] = list(self.completed)
+        deals = list(self.deals)
+        if deals:
+            last = dict(deals[-1])
+            last["actions"] = list(last["actions"])
+            deals[-1] = last
+        d["deals"] = deals
+        d["deal_results"] = list(self.deal_results)
+        new.__dict__ = d
+        return new
