@@ -5,8 +5,8 @@ BIN := $(VENV)/bin
 
 .PHONY: tournament test install clean
 
-tournament: install  ## the main job: a match of the bundled bots, with its account and result
-	$(BIN)/arena play five_hundred --seats heuristic,random,heuristic,random --seed 7 --brief
+tournament: install  ## the main job: a tournament of the bundled bots, then its results board
+	$(BIN)/arena run tournaments/five_hundred.toml --html results/five_hundred.html
 
 test: install  ## the whole test suite
 	$(BIN)/pytest
