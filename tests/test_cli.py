@@ -1,0 +1,107 @@
+"""The command line: play → record → verify gives the same scores; errors are clear, never tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def arena(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    done = subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=300)
+    if check:
+        assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+@pytest.fixture(scope="module")
+def record_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "game.json"
+    arena("play", "five_hundred", "--seats", "heuristic,random,heuristic,random", "--seed", "7",
+          "--record", str(path), "--option", "defence_cap=490")
+    return path
+
+
+def test_games_and_bots_are_listed():
+    games = json.loads(arena("games", "--json").stdout)
+    five = next(g for g in games if g["name"] == "five_hundred")
+    assert five["players"] == [2, 3, 4, 5, 6]
+    assert {"auction", "defence_cap", "allow_blind_misere"} <= {o["name"] for o in five["options"]}
+    bots = {b["name"] for b in json.loads(arena("bots", "--json").stdout)}
+    assert {"random", "heuristic"} <= bots
+
+
+def test_play_prints_the_account_and_the_result(tmp_path):
+    out = arena("play", "five_hundred", "--seats", "random,random,random,random", "--seed", "3").stdout
+    assert "Hand  1 (dealer" in out and "Result:" in out and "Winner:" in out
+    assert "ms)" in out  # each decision's time
+
+
+def test_play_then_verify_gives_the_same_scores(record_path):
+    record = json.loads(record_path.read_text())
+    assert record["options"]["defence_cap"] == 490 and record["seats"][0] == "heuristic"
+    summary = json.loads(arena("verify", str(record_path), "--json").stdout)
+    assert summary["ok"] is True
+    assert summary["scores"] == record["result"]["scores"]
+    assert [h["scores"] for h in summary["hands"]] == [h["result"]["scores"] for h in record["hands"]]
+    assert summary["winner"] == record["result"]["winner"]
+    assert "ok: the record replays" in arena("verify", str(record_path)).stdout
+
+
+def test_verify_rejects_an_illegal_action_at_exactly_its_index(record_path, tmp_path):
+    record = json.loads(record_path.read_text())
+    hand = record["hands"][0]
+    first_discard = next(i for i, (_, a) in enumerate(hand["actions"]) if a.startswith("discard"))
+    position = first_discard + 4  # in the play: a bid there is illegal
+    seat, action = hand["actions"][position]
+    hand["actions"][position] = [seat, "bid 6S"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    done = arena("verify", str(bad), "--json", check=False)
+    assert done.returncode == 1
+    error = json.loads(done.stdout)["error"]
+    assert (error["hand"], error["action_index"], error["seat"], error["action"]) == (0, position, seat, "bid 6S")
+    assert action in error["legal"] or error["legal"]
+    plain = arena("verify", str(bad), check=False)
+    assert plain.returncode == 1 and f"hand 0, action {position}" in plain.stderr
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ("{oops", "not valid JSON"),
+        (json.dumps({"game": "chess", "hands": []}), "unknown game 'chess'"),
+        (json.dumps({"game": "five_hundred", "options": {"players": 7}, "hands": []}), "'players'"),
+        (json.dumps({"game": "five_hundred", "hands": [{"dealer": 0, "deck": ["AS"] * 43, "actions": []}]}),
+         "not the game's pack"),
+        (json.dumps([1, 2]), "a record is a JSON object"),
+    ],
+)
+def test_verify_explains_a_malformed_record(tmp_path, content, words):
+    path = tmp_path / "r.json"
+    path.write_text(content)
+    done = arena("verify", str(path), "--json", check=False)
+    assert done.returncode == 1
+    assert words in json.loads(done.stdout)["error"]["message"]
+
+
+def test_bad_options_and_seats_are_refused_before_playing():
+    done = arena("play", "five_hundred", "--seats", "random,random,random,random", "--option", "defence_cap=500", check=False)
+    assert done.returncode == 2 and "option 'defence_cap'" in done.stderr and "490" in done.stderr
+    done = arena("play", "five_hundred", "--seats", "random,random", check=False)
+    assert done.returncode == 2 and "needs 4" in done.stderr
+    done = arena("play", "five_hundred", "--seats", "random,random,random,nobody", check=False)
+    assert done.returncode == 2 and "unknown bot 'nobody'" in done.stderr
+
+
+def test_isolated_play_shows_decision_times(tmp_path):
+    path = tmp_path / "g.json"
+    out = arena("play", "five_hundred", "--seats", "heuristic,random,heuristic,random", "--isolation", "process",
+                "--seed", "4", "--record", str(path)).stdout
+    assert "(seed 4, process)" in out
+    record = json.loads(path.read_text())
+    times = [t for hand in record["hands"] for t in hand["times"]]
+    assert any(t is not None and t > 0 for t in times)
