@@ -14,6 +14,7 @@ from arena.plugins import hookimpl
 
 STRATEGIES = {
     "five_hundred": "bots.heuristic.five_hundred",
+    "fifty_six": "bots.heuristic.fifty_six",
 }
 
 

@@ -1,0 +1,251 @@
+"""One match of 56: deals, auctions, tricks and settlements until one team holds the tables.
+
+Seats and teams keep their numbers for the whole match; after a team is knocked out its seats
+are skipped ("next player" is the next *active* seat) and the pack and hand size follow the new
+number of active players (§4.1, §11.3).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from arena.games.base import DeckSource, GameState
+from arena.games.fifty_six import view
+from arena.games.fifty_six.actions import FORM_NAMES, NT, STRAIN_NAMES
+from arena.games.fifty_six.auction import Auction
+from arena.games.fifty_six.cards import KIND_POINTS, hand_size, kinds, pack_tokens, remove
+from arena.games.fifty_six.dealing import deal, deal_order
+from arena.games.fifty_six.play import beats, playable
+from arena.games.fifty_six.scoring import settle, stakes
+
+AUCTION, PLAY, OVER = 0, 1, 2
+PHASES = ("auction", "play", "over")
+
+
+class FiftySixState(GameState):
+    def __init__(self, game, decks: DeckSource):
+        super().__init__(game, decks)
+        self.tables = [game.options["initial_tables"]] * game.teams  # §5.3
+        self.out_at: list[int | None] = [None] * game.teams  # hand index of each team's elimination
+        self.unfinished = False
+        self.hands_played = 0
+        self._set_active(list(range(game.players)))
+        self.dealer = decks.first_dealer(game.players)  # §7.1
+        self._deal()
+
+    # -- dealing -----------------------------------------------------------------------------
+    def _set_active(self, active: list[int]) -> None:
+        players = self.game.players
+        self.active = active
+        self.n = len(active)
+        alive = set(active)
+        nxt = []
+        for seat in range(players):
+            t = (seat + 1) % players
+            while t not in alive:
+                t = (t + 1) % players
+            nxt.append(t)
+        self.nxt = nxt  # the next active seat after any seat, active or not
+        prv = []
+        for seat in range(players):
+            t = (seat - 1) % players
+            while t not in alive:
+                t = (t - 1) % players
+            prv.append(t)
+        self.prv = prv  # the next active seat the other way (a clockwise auction, §8.1 / E1)
+
+    def _deal(self) -> None:
+        g = self.game
+        self.order = deal_order(self.active, self.dealer)
+        deck = self._new_deal(self.dealer, pack_tokens(self.n))
+        self.hands = deal(deck, self.order, g.packet, g.players)
+        self.hand_size = hand_size(self.n)
+        self.auction = Auction(self.n)
+        self.phase_code = AUCTION
+        self.to_act: int | None = self.order[0]  # §8.1: the dealer's right calls first
+        self.trump = -1
+        self.contract_team = -1
+        self.leader = -1
+        self.trick: list[tuple[int, int]] = []  # (seat, kind) in play order
+        self.best_seat = -1
+        self.best_kind = -1
+        self.trick_points = 0
+        self.points = [0] * g.teams
+        self.tricks_won = [0] * g.teams
+        self.done: list[tuple[int, tuple[tuple[int, int], ...], int, int]] = []  # leader, cards, winner, points
+
+    # -- the interface -----------------------------------------------------------------------
+    def current_player(self) -> int | None:
+        return self.to_act
+
+    @property
+    def phase(self) -> str:
+        return PHASES[self.phase_code]
+
+    def is_over(self) -> bool:
+        return self.phase_code == OVER
+
+    def scores(self) -> list[int]:
+        return list(self.tables)
+
+    def _legal_ids(self) -> list[int]:
+        g = self.game
+        seat = self.to_act
+        if self.phase_code == AUCTION:
+            return self.auction.legal(seat, g.team_of, g.table)
+        led = self.trick[0][1] >> 3 if self.trick else -1
+        play_id = g.table.play_id
+        return [play_id[k] for k in kinds(playable(self.hands[seat], led))]
+
+    def _apply(self, action_id: int) -> None:
+        g = self.game
+        seat = self.to_act
+        if self.phase_code == AUCTION:
+            auction = self.auction
+            auction.call(seat, action_id, g.table, self.order[0])
+            if auction.over:
+                self._start_play()
+            else:
+                self.to_act = self.nxt[seat] if g.auction_ccw else self.prv[seat]
+            return
+        kind = g.table.info[action_id][4]
+        self.hands[seat] = remove(self.hands[seat], kind)
+        trick = self.trick
+        if not trick or beats(kind, self.best_kind, self.trump):
+            self.best_seat, self.best_kind = seat, kind
+        trick.append((seat, kind))
+        self.trick_points += KIND_POINTS[kind]
+        if len(trick) < self.n:
+            self.to_act = self.nxt[seat]
+            return
+        winner, points = self.best_seat, self.trick_points  # §9.5
+        team = g.team_of[winner]
+        self.points[team] += points
+        self.tricks_won[team] += 1
+        self.done.append((self.leader, tuple(trick), winner, points))
+        self.trick = []
+        self.trick_points = 0
+        self.leader = self.to_act = winner
+        if len(self.done) == self.hand_size:
+            self._settle()
+
+    def _start_play(self) -> None:
+        auction = self.auction
+        self.trump = auction.strain if auction.strain != NT else -1
+        self.contract_team = self.game.team_of[auction.bidder]
+        self.phase_code = PLAY
+        self.leader = self.to_act = self.order[0]  # §9.1: the dealer's right leads, whoever won
+
+    # -- settlement --------------------------------------------------------------------------
+    def creditor_order(self) -> list[int]:
+        """The other active teams in seat order from the declarer's right (§10.5)."""
+        seen: list[int] = []
+        team_of = self.game.team_of
+        seat = self.auction.bidder
+        for _ in range(self.n - 1):
+            seat = self.nxt[seat]
+            team = team_of[seat]
+            if team != self.contract_team and team not in seen:
+                seen.append(team)
+        return seen
+
+    def stakes(self) -> tuple[int, int]:
+        return stakes(self.auction.amount, self.auction.level, self.game.additive)
+
+    def _settle(self) -> None:
+        g = self.game
+        auction = self.auction
+        win, loss = self.stakes()
+        team = self.contract_team
+        made = self.points[team] >= auction.amount  # §10.1
+        before = list(self.tables)
+        out = settle(self.tables, team, self.creditor_order(), made, win, loss, g.capped, g.cannot_pay)
+        index = len(self.deals) - 1
+        for t in out:
+            self.out_at[t] = index
+        self.hands_played += 1
+        remaining = [t for t in range(g.teams) if self.out_at[t] is None]
+        if out:
+            self._set_active([s for s in range(g.players) if self.out_at[g.team_of[s]] is None])
+        over = len(remaining) <= 1  # §11.2
+        if not over and g.max_hands is not None and self.hands_played >= g.max_hands:
+            over = self.unfinished = True
+        self._end_deal(
+            {
+                "scores": list(self.tables),
+                "changes": [a - b for a, b in zip(self.tables, before)],
+                "contract": self.contract(),
+                "points": list(self.points),
+                "tricks": list(self.tricks_won),
+                "made": made,
+                "eliminated": out,
+                "active_seats": list(self.active),
+            }
+        )
+        if over:
+            self.phase_code = OVER
+            self.to_act = None
+            return
+        self.dealer = self.nxt[self.dealer]  # §7.4: to the right, skipping knocked-out seats
+        self._deal()
+
+    def contract(self) -> dict[str, Any] | None:
+        """The contract as public data, once the auction is over (§8.8)."""
+        auction = self.auction
+        if not auction.over:
+            return None
+        win, loss = self.stakes()
+        return {
+            "amount": auction.amount,
+            "strain": STRAIN_NAMES[auction.strain],
+            "form": FORM_NAMES[auction.form] if auction.form >= 0 else None,
+            "declarer": auction.bidder,
+            "side": self.game.team_of[auction.bidder],
+            "multiplier": 1 << auction.level,
+            "doubled": auction.level >= 1,
+            "redoubled": auction.level == 2,
+            "doubler": auction.doubler if auction.doubler >= 0 else None,
+            "all_pass": auction.all_pass,
+            "stakes": {"made": win, "lost": loss},
+        }
+
+    # -- results -----------------------------------------------------------------------------
+    def ranking(self) -> list[int]:
+        """Places: a surviving team above every knocked-out one; survivors by tables (only more
+        than one when the match stopped unfinished); knocked-out teams by how long they lasted,
+        teams knocked out in the same hand tied."""
+        keys = [
+            (1, self.tables[t]) if self.out_at[t] is None else (0, self.out_at[t])
+            for t in range(self.game.teams)
+        ]
+        return [sum(1 for other in keys if other > key) for key in keys]
+
+    def result(self) -> dict[str, Any]:
+        result = super().result()
+        if self.is_over():
+            result["ended"] = "unfinished" if self.unfinished else "elimination"
+        result["eliminated"] = [t for t in range(self.game.teams) if self.out_at[t] is not None]
+        return result
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return view.observation(self, seat)
+
+    def clone(self) -> "FiftySixState":
+        new = copy.copy(self)
+        new.tables = list(self.tables)
+        new.out_at = list(self.out_at)
+        new.hands = list(self.hands)
+        new.auction = self.auction.copy()
+        new.trick = list(self.trick)
+        new.points = list(self.points)
+        new.tricks_won = list(self.tricks_won)
+        new.done = list(self.done)
+        # Earlier deal entries are finished and never change; only the last one grows.
+        new.deals = list(self.deals)
+        if new.deals:
+            last = new.deals[-1]
+            new.deals[-1] = {**last, "actions": list(last["actions"])}
+        new.deal_results = list(self.deal_results)
+        new._legal = None
+        return new
