@@ -1,0 +1,42 @@
+"""Every ready tournament file in tournaments/ is valid and, played briefly, ranks `heuristic`
+above `random` on its board (the bundled bots' promise for every game the project plays)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from arena import board
+from arena.tournaments import config as tconfig
+from arena.tournaments import runner, schedule
+
+FILES = sorted((Path(__file__).parent.parent / "tournaments").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_a_ready_tournament_runs_and_ranks_heuristic_first(path, tmp_path):
+    from arena.plugins import get_registry
+
+    registry = get_registry()
+    data = tomllib.loads(path.read_text())
+    config = tconfig.parse(data, str(path), registry)
+    assert {"heuristic", "random"} <= {b.bot for b in config.bots}
+    assert schedule.build(config, registry.game(config.game, config.options))
+    # the same file, briefly: one deal set, in this process
+    data["tournament"].update(deal_sets=1, isolation="inprocess")
+    brief = tconfig.parse(data, str(path), registry)
+    store = runner.run(brief, registry, tmp_path / "r.db", executor="inline", progress=False)
+    rows = board.board_data(store)["bots"]
+    store.close()
+    order = [row["bot"] for row in rows]
+    assert order.index("heuristic") < order.index("random"), rows
+    assert all(not row["faults"] for row in rows)
+
+
+def test_every_bundled_game_has_a_ready_tournament():
+    from arena.plugins import get_registry
+
+    games = {tomllib.loads(p.read_text())["tournament"]["game"] for p in FILES}
+    assert set(get_registry().games) <= games
