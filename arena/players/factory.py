@@ -1,4 +1,13 @@
-"""Turn a seat's name (as given to ``arena play`` or in a tournament file) into a host."""
+"""Turn a seat's name (as given to ``arena play`` or in a tournament file) into a host.
+
+A seat's name is one of:
+
+* an installed bot's name (``random``): a plugin bot, in this process or a process of its own;
+* ``grpc://HOST:PORT`` or ``grpcs://HOST:PORT``: a bot server reached over gRPC (TLS for grpcs);
+* ``cmd:COMMAND``: a command the arena launches for the match, which serves gRPC on the port
+  given in ``ARENA_BOT_PORT`` (or written ``{port}`` in the command), e.g.
+  ``cmd:node bots/js_random/bot.js``. See ``arena.players.remote`` and docs/grpc-bots.md.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +19,12 @@ from arena.players.isolated import ProcessHost
 from arena.plugins.manager import Registry
 
 ISOLATION_MODES = ("inprocess", "process")
+EXTERNAL_PREFIXES = ("grpc://", "grpcs://", "cmd:")  # seats that are not installed bots
+
+
+def is_external(name: str) -> bool:
+    """True for a seat reached over gRPC (``grpc://``, ``grpcs://``, ``cmd:``), not an installed bot."""
+    return name.strip().startswith(EXTERNAL_PREFIXES)
 
 
 def make_host(
@@ -21,7 +36,15 @@ def make_host(
     isolation: str = "inprocess",
     settings: Mapping[str, Any] | None = None,
 ) -> Host:
-    """A host for the installed bot ``name``, in this process or in one of its own."""
+    """A host for the seat ``name``: an installed bot (in this process or in one of its own, as
+    ``isolation`` says), a gRPC address or a command to launch (``isolation`` does not apply)."""
+    if is_external(name):
+        from arena.players.remote import COMMAND_PREFIX, CommandHost, GrpcHost  # grpc loads only when needed
+
+        name = name.strip()
+        if name.startswith(COMMAND_PREFIX):
+            return CommandHost(name[len(COMMAND_PREFIX):], seed=seed, settings=settings)
+        return GrpcHost(name, seed=seed, settings=settings)
     if isolation not in ISOLATION_MODES:
         raise ArenaError(f"isolation {isolation!r} is not one of {', '.join(ISOLATION_MODES)}")
     spec = registry.bot(name)

@@ -1,0 +1,452 @@
+"""Bots over gRPC: a bot server somewhere (``grpc://host:port``, ``grpcs://`` with TLS) or a command
+the arena launches itself (``cmd:...``). Both are hosts like the others: same observations, same
+clocks, same fault policy.
+
+The arena is the client of the bot's ``arena.v1.Player`` service (``proto/arena/v1/player.proto``).
+Every call has a deadline: a decision's is its time limit plus :data:`~arena.players.hosts.GRACE`;
+a notification's is the referee's. What goes wrong becomes what the referee understands:
+
+* no answer in time (``DEADLINE_EXCEEDED``), or an answer after the limit: :class:`BotTimeout`
+  (``timeout``);
+* unreachable, or the connection lost (``UNAVAILABLE``): :class:`BotDisconnected`, a
+  :class:`BotCrash` (``crash``);
+* the bot failed the call (any other status), speaks another protocol version, or does not play
+  the game: :class:`BotCrash` (``crash``);
+* an oversized or unparseable Decision, or one without an action: a
+  :class:`~arena.wire.WireGarbage` answer, which the referee judges ``malformed``;
+* an action string: the referee judges it (``malformed`` if it is no action of the game,
+  ``illegal`` if it is not legal now).
+
+A launched command (:class:`CommandHost`) is treated like an isolated bot (``ProcessHost``): its
+start-up is never charged to its clock, and after a timeout, or when its process dies or the
+connection breaks, it is killed and started again, and told the match again, before the next call
+(a bot that merely fails a call, by raising, keeps its process).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit
+
+import grpc
+
+from arena import wire
+from arena.errors import ArenaError
+from arena.players.base import MatchInfo
+from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host
+from arena.v1 import player_pb2_grpc
+
+STARTUP_TIMEOUT = 60.0  # seconds for a launched command to answer its health check; never charged to its clock
+STOP_TIMEOUT = 3.0  # seconds a launched command has to exit after SIGTERM before it is killed
+SCHEMES = ("grpc", "grpcs")
+COMMAND_PREFIX = "cmd:"
+
+# The environment of a launched command (and of TLS for the arena as a client).
+ENV_PORT = "ARENA_BOT_PORT"  # the port a launched command must serve on (127.0.0.1)
+ENV_HOST = "ARENA_BOT_HOST"  # the address it must listen on: 127.0.0.1
+ENV_CA = "ARENA_GRPC_CA"  # PEM file of the CA(s) a grpcs:// bot's certificate must chain to
+ENV_CERT = "ARENA_GRPC_CERT"  # PEM certificate of the arena, for bots that ask for one (mutual TLS)
+ENV_KEY = "ARENA_GRPC_KEY"  # its private key
+ENV_SERVER_NAME = "ARENA_GRPC_SERVER_NAME"  # the name to check the bot's certificate against, if not its host
+
+
+class BotDisconnected(BotCrash):
+    """The bot could not be reached, or the connection to it was lost (gRPC ``UNAVAILABLE``)."""
+
+
+@dataclass(frozen=True)
+class Address:
+    """A parsed ``grpc://host:port`` or ``grpcs://host:port``."""
+
+    scheme: str
+    host: str
+    port: int
+
+    @property
+    def target(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+    @property
+    def tls(self) -> bool:
+        return self.scheme == "grpcs"
+
+    def __str__(self) -> str:
+        return f"{self.scheme}://{self.target}"
+
+
+def parse_address(text: str) -> Address:
+    """Parse a seat name ``grpc://host:port`` / ``grpcs://host:port``; ArenaError says what is wrong."""
+    parts = urlsplit(text.strip())
+    if parts.scheme not in SCHEMES:
+        raise ArenaError(f"{text!r} is not a gRPC address: write grpc://HOST:PORT or grpcs://HOST:PORT")
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if not parts.hostname or port is None or parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ArenaError(f"{text!r} is not a gRPC address: write {parts.scheme}://HOST:PORT (a host and a port, nothing else)")
+    return Address(parts.scheme, parts.hostname, port)
+
+
+def channel_options(max_send: int, max_receive: int) -> list[tuple[str, Any]]:
+    return [
+        ("grpc.max_send_message_length", max_send),
+        ("grpc.max_receive_message_length", max_receive),
+        ("grpc.enable_retries", 0),  # a call is made once: never a decision asked twice behind our back
+    ]
+
+
+def _read(path: str | None) -> bytes | None:
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise ArenaError(f"cannot read the TLS file {path}: {exc.strerror}") from None
+
+
+class GrpcHost(Host):
+    """A bot server reached over gRPC, one session per match.
+
+    ``ca_file``, ``cert_file``, ``key_file`` and ``server_name`` configure TLS (``grpcs://``); each
+    defaults to its environment variable (``ARENA_GRPC_CA``, ...). Without a CA file the system's
+    roots are trusted. ``seed`` and ``settings`` are sent to the bot at the start of each match,
+    as a plugin bot's factory receives them.
+    """
+
+    def __init__(
+        self,
+        address: str | Address,
+        *,
+        seed: int = 0,
+        settings: Mapping[str, Any] | None = None,
+        ca_file: str | None = None,
+        cert_file: str | None = None,
+        key_file: str | None = None,
+        server_name: str | None = None,
+        max_send: int = wire.MAX_REQUEST_BYTES,
+        max_receive: int = wire.MAX_ANSWER_BYTES,
+    ):
+        self.address = address if isinstance(address, Address) else parse_address(address)
+        self.seed = seed
+        self.settings = dict(settings or {})
+        self.max_send = max_send
+        self.max_receive = max_receive
+        self.description: dict[str, Any] | None = None  # what the bot said of itself at the last start
+        self.session_id = ""
+        self.decisions = 0
+        self.info: MatchInfo | None = None
+        options = channel_options(max_send, max_receive)
+        if self.address.tls:
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates=_read(ca_file or os.environ.get(ENV_CA)),
+                private_key=_read(key_file or os.environ.get(ENV_KEY)),
+                certificate_chain=_read(cert_file or os.environ.get(ENV_CERT)),
+            )
+            name = server_name or os.environ.get(ENV_SERVER_NAME)
+            if name:
+                options.append(("grpc.ssl_target_name_override", name))
+            self.channel = grpc.secure_channel(self.address.target, credentials, options=options)
+        else:
+            self.channel = grpc.insecure_channel(self.address.target, options=options)
+        self.stub = player_pb2_grpc.PlayerStub(self.channel)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self.address)!r})"
+
+    # -- calls ---------------------------------------------------------------------------------
+    def _call(self, what: str, method: Callable[..., Any], request: Any, timeout: float) -> tuple[Any, float]:
+        """Make one call with a deadline of ``timeout`` + grace; map failures to BotTimeout/BotCrash."""
+        start = time.perf_counter()
+        try:
+            reply = method(request, timeout=max(timeout, 0.0) + GRACE)
+        except grpc.RpcError as exc:
+            elapsed = time.perf_counter() - start
+            raise self._failure(what, exc, elapsed, timeout) from None
+        elapsed = time.perf_counter() - start
+        if elapsed > timeout:
+            raise BotTimeout(elapsed, timeout)
+        return reply, elapsed
+
+    def _failure(self, what: str, exc: grpc.RpcError, elapsed: float, timeout: float) -> Exception:
+        code = exc.code() if hasattr(exc, "code") else None
+        details = (exc.details() if hasattr(exc, "details") else "") or ""
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return BotTimeout(elapsed, timeout)
+        if code == grpc.StatusCode.UNAVAILABLE:
+            return BotDisconnected(f"the bot at {self.address} is unreachable or disconnected ({what}): {details}")
+        name = code.name if code is not None else "an unknown status"
+        return BotCrash(f"the bot at {self.address} failed {what} with {name}: {details}")
+
+    # -- the host interface ----------------------------------------------------------------------
+    def start(self, info: MatchInfo, timeout: float) -> None:
+        from arena import __version__ as arena_version
+
+        self.info = info
+        self.session_id = uuid.uuid4().hex
+        self.decisions = 0
+        reply, _ = self._call("Describe", self.stub.Describe, wire.describe_request(arena_version), timeout)
+        self.description = wire.description_from_proto(reply)
+        version = self.description["protocol_version"]
+        if version != wire.PROTOCOL_VERSION:
+            raise BotCrash(f"the bot at {self.address} speaks protocol version {version}; the arena speaks {wire.PROTOCOL_VERSION}")
+        games = self.description["games"]
+        if games is not None and info.game not in games:
+            raise BotCrash(f"the bot at {self.address} ({self.description['name']}) does not play {info.game!r}; "
+                           f"it plays {', '.join(games)}")
+        request = wire.start_to_proto(info, self.session_id, self.seed, self.settings)
+        self._call("StartMatch", self.stub.StartMatch, request, timeout)
+
+    def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
+        self.decisions += 1
+        request = wire.observation_to_proto(observation, self.session_id, self.decisions)
+        start = time.perf_counter()
+        try:
+            reply = self.stub.Decide(request, timeout=max(timeout, 0.0) + GRACE)
+        except grpc.RpcError as exc:
+            elapsed = time.perf_counter() - start
+            code, details = exc.code(), exc.details() or ""
+            if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _refused_size(details) == request.ByteSize():
+                raise BotCrash(f"the bot at {self.address} refused a request of {request.ByteSize()} bytes: {details}") from None
+            if code == grpc.StatusCode.RESOURCE_EXHAUSTED or (
+                code == grpc.StatusCode.INTERNAL and "deserializ" in details.lower()
+            ):
+                if elapsed > timeout:
+                    raise BotTimeout(elapsed, timeout) from None
+                kind = "an oversized" if code == grpc.StatusCode.RESOURCE_EXHAUSTED else "an unparseable"
+                return wire.WireGarbage(f"{kind} Decision: {details}"), elapsed
+            raise self._failure("Decide", exc, elapsed, timeout) from None
+        elapsed = time.perf_counter() - start
+        if elapsed > timeout:
+            raise BotTimeout(elapsed, timeout)
+        return wire.decision_from_proto(reply), elapsed
+
+    def notify(self, event: str, payload: dict[str, Any], timeout: float) -> None:
+        if event == "end_hand":
+            self._call("EndHand", self.stub.EndHand, wire.end_hand_to_proto(payload, self.session_id), timeout)
+        elif event == "end_match":
+            self._call("EndMatch", self.stub.EndMatch, wire.end_match_to_proto(payload, self.session_id), timeout)
+        else:
+            raise ValueError(f"unknown notification {event!r}")
+
+    def close(self) -> None:
+        self.channel.close()
+
+
+def _refused_size(details: str) -> int | None:
+    """The size in gRPC's "Received message larger than max (N vs. M)", if that is what it says."""
+    match = re.search(r"larger than max \((\d+) vs\. \d+\)", details)
+    return int(match.group(1)) if match else None
+
+
+# -- launched commands ---------------------------------------------------------------------------
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def command_argv(command: str, port: int) -> list[str]:
+    """The command's words (shell-like quoting, no shell), with ``{port}`` replaced by the port."""
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise ArenaError(f"cannot parse the command {command!r}: {exc}") from None
+    if not words:
+        raise ArenaError("the command after cmd: is empty")
+    return [word.replace("{port}", str(port)) for word in words]
+
+
+class CommandHost(GrpcHost):
+    """A bot the arena starts itself: ``command`` is run (no shell) with ``ARENA_BOT_PORT`` set to a
+    free port (``{port}`` in the command is replaced by it too); the bot must serve the player
+    service and the standard gRPC health check on ``127.0.0.1`` at that port. The arena waits up to
+    ``startup_timeout`` for the health check to answer SERVING, and stops the command (SIGTERM,
+    then SIGKILL) when the match is over or after a fault.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        seed: int = 0,
+        settings: Mapping[str, Any] | None = None,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        startup_timeout: float = STARTUP_TIMEOUT,
+        max_send: int = wire.MAX_REQUEST_BYTES,
+        max_receive: int = wire.MAX_ANSWER_BYTES,
+    ):
+        self.command = command
+        command_argv(command, 0)  # a command that cannot be parsed is a configuration error, at once
+        self.cwd = cwd
+        self.extra_env = dict(env or {})
+        self.startup_timeout = startup_timeout
+        self.process: subprocess.Popen | None = None
+        self.log: Any = None
+        self.restarts = 0
+        self._launch_error: str | None = None
+        self._ready = False
+        self._host_args = dict(seed=seed, settings=settings, max_send=max_send, max_receive=max_receive)
+        self._launch()
+
+    def __repr__(self) -> str:
+        return f"CommandHost({self.command!r})"
+
+    # -- the process -----------------------------------------------------------------------------
+    def _launch(self) -> None:
+        """Start the command on a fresh port (without waiting for it: see :meth:`_wait_ready`)."""
+        port = free_port()
+        GrpcHost.__init__(self, Address("grpc", "127.0.0.1", port), **self._host_args)
+        env = {**os.environ, **self.extra_env, ENV_PORT: str(port), ENV_HOST: "127.0.0.1"}
+        self.log = tempfile.TemporaryFile()
+        self._ready = False
+        self._launch_error = None
+        try:
+            self.process = subprocess.Popen(
+                command_argv(self.command, port), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
+                stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+            )
+        except OSError as exc:
+            self.process = None
+            self._launch_error = f"cannot run {self.command!r}: {exc}"
+
+    def _output(self, limit: int = 800) -> str:
+        """The last characters the command printed (for the cause of a crash)."""
+        if self.log is None:
+            return ""
+        try:
+            self.log.seek(0, os.SEEK_END)
+            size = self.log.tell()
+            self.log.seek(max(0, size - limit))
+            text = self.log.read().decode("utf-8", "replace").strip()
+        except (OSError, ValueError):
+            return ""
+        return f"; its last output: {text}" if text else ""
+
+    def _wait_ready(self) -> None:
+        """Wait (outside any clock) until the bot's health check answers SERVING."""
+        if self._ready:
+            return
+        if self._launch_error or self.process is None:
+            raise BotCrash(self._launch_error or f"the command {self.command!r} is not running")
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        health = health_pb2_grpc.HealthStub(self.channel)
+        deadline = time.monotonic() + self.startup_timeout
+        last = "no answer"
+        while True:
+            code = self.process.poll()
+            if code is not None:
+                raise BotCrash(f"the command {self.command!r} exited with code {code} before serving{self._output()}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._stop()
+                raise BotCrash(f"the command {self.command!r} did not pass its health check within "
+                               f"{self.startup_timeout:.0f} s ({last}){self._output()}")
+            try:
+                reply = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=min(1.0, left))
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    self._ready = True
+                    return
+                last = f"status {health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)}"
+            except grpc.RpcError as exc:
+                last = f"{exc.code().name}: {exc.details()}"
+            time.sleep(0.05)
+
+    def _stop(self) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)  # its own process group: children go too
+            except ProcessLookupError:
+                pass
+            try:
+                process.wait(STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                process.wait(5)
+        if process is not None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # anything it left behind in its group
+            except (ProcessLookupError, PermissionError):
+                pass
+        GrpcHost.close(self)
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+    def _replace(self) -> None:
+        """Stop the command and start it again, told the match again (outside any clock)."""
+        info = self.info
+        self._stop()
+        self.restarts += 1
+        self._launch()
+        self.info = info
+        if self.info is not None:
+            try:
+                self._wait_ready()
+                GrpcHost.start(self, self.info, STARTUP_TIMEOUT)
+            except (BotCrash, BotTimeout):
+                pass  # the next call fails and says why
+
+    def _crash_cause(self, exc: BotCrash) -> BotCrash:
+        """Add the command's exit code and last output to a crash."""
+        if self.process is None:
+            return exc
+        try:  # a dead process closes its sockets a moment before it can be reaped
+            code = self.process.wait(0.2 if isinstance(exc, BotDisconnected) else 0)
+        except subprocess.TimeoutExpired:
+            return exc
+        return type(exc)(f"{exc} (the command exited with code {code}{self._output()})")
+
+    # -- the host interface ----------------------------------------------------------------------
+    def start(self, info: MatchInfo, timeout: float) -> None:
+        self.info = info
+        self._wait_ready()
+        try:
+            super().start(info, timeout)
+        except BotCrash as exc:
+            raise self._crash_cause(exc) from None
+
+    def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
+        try:
+            return super().decide(observation, timeout)
+        except (BotTimeout, BotCrash) as exc:
+            raise self._after_fault(exc, replace=True) from None
+
+    def notify(self, event: str, payload: dict[str, Any], timeout: float) -> None:
+        try:
+            super().notify(event, payload, timeout)
+        except (BotTimeout, BotCrash) as exc:
+            raise self._after_fault(exc, replace=event != "end_match") from None
+
+    def _after_fault(self, exc: Exception, replace: bool) -> Exception:
+        """As for an isolated bot: a late or dead process is replaced; a bot that merely failed
+        the call (it raised) keeps its process. Returns the fault to raise, with its cause."""
+        if isinstance(exc, BotCrash):
+            exc = self._crash_cause(exc)
+        if replace and (isinstance(exc, (BotTimeout, BotDisconnected)) or (self.process and self.process.poll() is not None)):
+            self._replace()
+        return exc
+
+    def close(self) -> None:
+        self._stop()

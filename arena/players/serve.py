@@ -1,0 +1,369 @@
+"""Serve a Python bot over gRPC: any :class:`~arena.players.base.Player` becomes a bot server that an
+arena on this machine or another reaches as ``grpc://host:port`` (or launches as ``cmd:...``).
+
+* :func:`serve_player` serves a bot (a :class:`~arena.players.base.BotSpec` or a plugin factory
+  ``factory(settings, seed)``): each match the arena starts is a session with a fresh player made
+  by the factory, told ``start_match``, asked ``act`` and told ``end_hand``/``end_match`` exactly as
+  the referee does in-process. It also serves the standard gRPC health check (SERVING once ready).
+* ``arena serve-bot NAME --port N`` serves any installed bot (:func:`add_serve_bot_parser`);
+  ``python -m arena.players.serve NAME --port N`` is the same command.
+
+What the bot's code does wrong is reported the way the arena understands: an exception fails the
+call (status UNKNOWN, the arena records a ``crash`` with the exception), an answer that is not a
+string is sent as a Decision without an action (the arena records ``malformed``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections import OrderedDict
+from concurrent import futures
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from arena import wire
+from arena.players.base import BotFactory, BotSpec, Player
+from arena.v1 import player_pb2 as pb
+from arena.v1 import player_pb2_grpc
+
+log = logging.getLogger(__name__)
+
+MAX_SESSIONS = 256  # sessions kept at once; beyond that the least recently used idle one is dropped
+
+
+@dataclass
+class _Session:
+    player: Player
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    used: float = field(default_factory=time.monotonic)
+
+
+def _cause(exc: BaseException) -> str:
+    lines = traceback.format_exception(exc, limit=-3)
+    return f"the bot raised {type(exc).__name__}: {exc}\n" + "".join(lines).strip()
+
+
+class PlayerService(player_pb2_grpc.PlayerServicer):
+    """The ``arena.v1.Player`` service around a bot factory: one player per session (match)."""
+
+    def __init__(
+        self,
+        factory: BotFactory,
+        *,
+        name: str,
+        version: str = "",
+        games: Sequence[str] | None = None,
+        summary: str = "",
+        max_sessions: int = MAX_SESSIONS,
+    ):
+        self.factory = factory
+        self.description = wire.description_to_proto(name, version, tuple(games) if games else None, summary)
+        self.max_sessions = max_sessions
+        self.sessions: OrderedDict[str, _Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- sessions ------------------------------------------------------------------------------
+    def _session(self, session_id: str, context: grpc.ServicerContext) -> _Session:
+        with self._lock:
+            session = self.sessions.get(session_id)
+            if session is not None:
+                self.sessions.move_to_end(session_id)
+                session.used = time.monotonic()
+        if session is None:
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION,
+                          f"unknown session {session_id!r}: StartMatch first (or the session was dropped)")
+        return session  # type: ignore[return-value]
+
+    def _add(self, session_id: str, player: Player) -> None:
+        dropped = []
+        with self._lock:
+            old = self.sessions.pop(session_id, None)
+            if old is not None:
+                dropped.append(old)
+            while len(self.sessions) >= self.max_sessions:
+                oldest = next((key for key, s in self.sessions.items() if not s.lock.locked()), None)
+                if oldest is None:
+                    break
+                dropped.append(self.sessions.pop(oldest))
+            self.sessions[session_id] = _Session(player)
+        for session in dropped:
+            _close(session.player)
+
+    def _drop(self, session_id: str) -> None:
+        with self._lock:
+            session = self.sessions.pop(session_id, None)
+        if session is not None:
+            _close(session.player)
+
+    def close(self) -> None:
+        with self._lock:
+            sessions, self.sessions = list(self.sessions.values()), OrderedDict()
+        for session in sessions:
+            _close(session.player)
+
+    # -- the service -----------------------------------------------------------------------------
+    def Describe(self, request: pb.DescribeRequest, context: grpc.ServicerContext) -> pb.BotDescription:
+        return self.description
+
+    def StartMatch(self, request: pb.StartMatchRequest, context: grpc.ServicerContext) -> pb.Ack:
+        try:
+            info, seed, settings = wire.start_from_proto(request)
+        except ValueError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad StartMatch: {exc}")
+        failure = None
+        try:
+            player = self.factory(settings, seed)
+            player.start_match(info)
+        except (Exception, SystemExit) as exc:
+            failure = _cause(exc)
+        if failure is not None:
+            context.abort(grpc.StatusCode.UNKNOWN, failure)
+        self._add(request.session_id, player)
+        return pb.Ack()
+
+    def Decide(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> pb.Decision:
+        session = self._session(request.session_id, context)
+        try:
+            observation = wire.observation_from_proto(request)
+        except ValueError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad DecisionRequest: {exc}")
+        failure = None
+        with session.lock:  # one call at a time per player: a late call may still be running
+            if not context.is_active():  # the arena gave up while it waited: don't ask the player
+                context.abort(grpc.StatusCode.CANCELLED, "the deadline passed before the bot was free")
+            try:
+                answer = session.player.act(observation)
+            except (Exception, SystemExit) as exc:
+                failure = _cause(exc)
+        if failure is not None:
+            context.abort(grpc.StatusCode.UNKNOWN, failure)
+        if not isinstance(answer, str):
+            log.warning("session %s: the bot answered %r, not an action string", request.session_id, answer)
+        return wire.decision_to_proto(answer)
+
+    def _notify(self, request: Any, context: grpc.ServicerContext, event: str, payload: dict[str, Any]) -> None:
+        session = self._session(request.session_id, context)
+        failure = None
+        with session.lock:
+            try:
+                getattr(session.player, event)(payload)
+            except (Exception, SystemExit) as exc:
+                failure = _cause(exc)
+        if failure is not None:
+            context.abort(grpc.StatusCode.UNKNOWN, failure)
+
+    def EndHand(self, request: pb.EndHandRequest, context: grpc.ServicerContext) -> pb.Ack:
+        try:
+            payload = wire.end_hand_from_proto(request)
+        except ValueError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad EndHand: {exc}")
+        self._notify(request, context, "end_hand", payload)
+        return pb.Ack()
+
+    def EndMatch(self, request: pb.EndMatchRequest, context: grpc.ServicerContext) -> pb.Ack:
+        try:
+            payload = wire.end_match_from_proto(request)
+        except ValueError as exc:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad EndMatch: {exc}")
+        try:
+            self._notify(request, context, "end_match", payload)
+        finally:
+            self._drop(request.session_id)
+        return pb.Ack()
+
+
+def _close(player: Player) -> None:
+    try:
+        player.close()
+    except Exception:  # a bot failing to close must not take the server down
+        log.exception("a player failed to close")
+
+
+class BotServer:
+    """A running bot server: ``address`` (``host:port``), ``port``, :meth:`stop`, :meth:`wait`."""
+
+    def __init__(self, server: grpc.Server, service: PlayerService, health_servicer: health.HealthServicer,
+                 host: str, port: int, tls: bool):
+        self.server = server
+        self.service = service
+        self.health = health_servicer
+        self.host = host
+        self.port = port
+        self.tls = tls
+
+    @property
+    def address(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+    @property
+    def url(self) -> str:
+        """The seat name an arena uses for this bot: ``grpc://host:port`` or ``grpcs://host:port``."""
+        return f"{'grpcs' if self.tls else 'grpc'}://{self.address}"
+
+    def stop(self, grace: float | None = None) -> None:
+        """Stop serving (answering NOT_SERVING first); calls in progress get ``grace`` seconds."""
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()
+        self.service.close()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.server.wait_for_termination(timeout)
+
+    def __enter__(self) -> "BotServer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop(0)
+
+
+def serve_player(
+    bot: BotSpec | BotFactory,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    name: str | None = None,
+    version: str | None = None,
+    games: Sequence[str] | None = None,
+    summary: str | None = None,
+    tls_cert: str | None = None,
+    tls_key: str | None = None,
+    tls_client_ca: str | None = None,
+    max_workers: int = 8,
+    max_receive: int = wire.MAX_REQUEST_BYTES,
+    max_send: int = wire.MAX_ANSWER_BYTES,
+    max_sessions: int = MAX_SESSIONS,
+) -> BotServer:
+    """Serve ``bot`` on ``host:port`` (port 0: any free port; see ``BotServer.port``) and return at once.
+
+    ``bot`` is a BotSpec (its name, summary and games describe it) or a factory
+    ``factory(settings, seed) -> Player``. With ``tls_cert`` and ``tls_key`` (PEM files) it serves
+    TLS; with ``tls_client_ca`` too it asks the arena for a certificate signed by that CA.
+    """
+    from arena import __version__ as arena_version
+
+    if isinstance(bot, BotSpec):
+        factory: Callable[..., Player] = bot.factory
+        name = name or bot.name
+        games = games if games is not None else bot.games
+        summary = summary if summary is not None else bot.summary
+    else:
+        factory = bot
+        name = name or getattr(bot, "__name__", "bot")
+    if version is None:
+        module = sys.modules.get(getattr(factory, "__module__", "") or "")
+        version = str(getattr(module, "__version__", arena_version))
+    service = PlayerService(factory, name=name, version=version, games=games, summary=summary or "",
+                            max_sessions=max_sessions)
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=f"bot-{name}"),
+        options=[
+            ("grpc.max_receive_message_length", max_receive),
+            ("grpc.max_send_message_length", max_send),
+            ("grpc.so_reuseport", 0),  # a port already in use is an error, not a shared port
+        ],
+    )
+    player_pb2_grpc.add_PlayerServicer_to_server(service, server)
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    tls = bool(tls_cert or tls_key)
+    try:
+        if tls:
+            if not (tls_cert and tls_key):
+                raise ValueError("TLS needs both a certificate and its key")
+            with open(tls_key, "rb") as key_file, open(tls_cert, "rb") as cert_file:
+                pair = (key_file.read(), cert_file.read())
+            client_ca = None
+            if tls_client_ca:
+                with open(tls_client_ca, "rb") as ca_file:
+                    client_ca = ca_file.read()
+            credentials = grpc.ssl_server_credentials([pair], root_certificates=client_ca,
+                                                      require_client_auth=client_ca is not None)
+            bound = server.add_secure_port(bind, credentials)
+        else:
+            bound = server.add_insecure_port(bind)
+    except (OSError, RuntimeError, ValueError) as exc:
+        from arena.errors import ArenaError
+
+        raise ArenaError(f"cannot serve bot {name!r} on {bind}: {exc}") from None
+    if not bound:
+        from arena.errors import ArenaError
+
+        raise ArenaError(f"cannot serve bot {name!r} on {bind}: the address is in use or not available")
+    server.start()
+    for service_name in ("", wire.SERVICE_NAME):
+        health_servicer.set(service_name, health_pb2.HealthCheckResponse.SERVING)
+    return BotServer(server, service, health_servicer, host, bound, tls)
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def add_serve_bot_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``serve-bot`` to the ``arena`` command's subparsers (sets ``run`` like the others)."""
+    p = subparsers.add_parser(
+        "serve-bot",
+        help="serve an installed bot over gRPC (for grpc://HOST:PORT seats)",
+        description="Serve an installed bot over gRPC until stopped (Ctrl-C or SIGTERM). "
+        "An arena plays it as grpc://HOST:PORT, or launches it as cmd:arena serve-bot NAME. "
+        "Bots not installed as packages can be named in $TRICK_ARENA_PLUGINS.",
+    )
+    p.add_argument("bot", metavar="NAME", help="an installed bot (see `arena bots`)")
+    p.add_argument("--port", type=int, default=int(os.environ.get("ARENA_BOT_PORT", "0") or 0),
+                   help="the port (default: $ARENA_BOT_PORT, as a launched bot gets it; else any free port)")
+    p.add_argument("--host", default=os.environ.get("ARENA_BOT_HOST", "127.0.0.1"),
+                   help="the address to listen on (default 127.0.0.1; 0.0.0.0 for other machines)")
+    p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate (chain)")
+    p.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
+    p.add_argument("--tls-client-ca", metavar="PEM", help="also require the arena's certificate, signed by this CA")
+    p.add_argument("--max-workers", type=int, default=8, help="calls served at once (default 8)")
+    p.set_defaults(run=cmd_serve_bot)
+    return p
+
+
+def cmd_serve_bot(args: argparse.Namespace) -> int:
+    from arena.plugins import get_registry
+
+    spec = get_registry().bot(args.bot)  # installed bots, and those of $TRICK_ARENA_PLUGINS
+    server = serve_player(spec, host=args.host, port=args.port, tls_cert=args.tls_cert, tls_key=args.tls_key,
+                          tls_client_ca=args.tls_client_ca, max_workers=args.max_workers)
+    stopping = threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stopping.set())
+    print(f"serving bot {spec.name} on {server.url}", flush=True)
+    try:
+        while not stopping.wait(0.5):
+            pass
+    finally:
+        server.stop(1.0)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m arena.players.serve")
+    subparsers = parser.add_subparsers(dest="command")
+    add_serve_bot_parser(subparsers)
+    args = parser.parse_args(["serve-bot", *(sys.argv[1:] if argv is None else argv)])
+    from arena.errors import ArenaError
+
+    try:
+        return args.run(args)
+    except ArenaError as exc:
+        print(f"arena serve-bot: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

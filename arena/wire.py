@@ -1,0 +1,227 @@
+"""The wire: the one place where the arena's values are converted to and from protobuf messages.
+
+The protocol is ``proto/arena/v1/player.proto`` (generated code in ``arena.v1``). The arena's values
+are the ones every bot sees: :class:`~arena.players.base.MatchInfo`, observation dicts, action
+strings, and the hand and match results. Each JSON-ready dict travels whole as a JSON string (so a
+bot in any language gets exactly what a Python plugin bot gets); its common parts are also typed
+fields of the message. Both directions live here, for the arena (the client, ``arena.players.remote``)
+and for Python bots (the server, ``arena.players.serve``), so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Mapping
+
+from arena.players.base import MatchInfo
+from arena.v1 import player_pb2 as pb
+
+PROTOCOL_VERSION = pb.PROTOCOL_VERSION_1
+SERVICE_NAME = "arena.v1.Player"  # also the name its health status is reported under
+
+# Message size limits, in bytes. What the arena sends (observations, results) is a few kilobytes;
+# what a bot sends (an action, its description) is a few dozen bytes. A message over its limit is
+# refused by gRPC (RESOURCE_EXHAUSTED) before anyone parses it.
+MAX_REQUEST_BYTES = 4 * 1024 * 1024  # arena -> bot
+MAX_ANSWER_BYTES = 64 * 1024  # bot -> arena
+
+
+class WireGarbage:
+    """A reply that carries no action string: the referee judges it ``malformed``.
+
+    It stands where the answer would be, so the fault records what arrived and why it is not an
+    answer (its ``repr`` is the cause: an oversized or unparseable message, a Decision without
+    an action).
+    """
+
+    def __init__(self, cause: str):
+        self.cause = cause
+
+    def __repr__(self) -> str:
+        return f"<{self.cause}>"
+
+
+# -- JSON ---------------------------------------------------------------------------------------
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    if hasattr(value, "as_dict"):
+        return value.as_dict()
+    if hasattr(value, "value"):  # enums
+        return value.value
+    return repr(value)
+
+
+def dumps(data: Any) -> str:
+    """Compact JSON, as every ``*_json`` field carries it."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=_default)
+
+
+def loads_object(text: str, what: str) -> dict[str, Any]:
+    """A ``*_json`` field as a dict ({} when empty). ValueError names the field when it is no object."""
+    if not text:
+        return {}
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"{what} is not a JSON object")
+    return data
+
+
+# -- describing a bot ---------------------------------------------------------------------------
+
+
+def describe_request(arena_version: str = "") -> pb.DescribeRequest:
+    return pb.DescribeRequest(protocol_version=PROTOCOL_VERSION, arena_version=arena_version)
+
+
+def description_to_proto(
+    name: str, version: str = "", games: tuple[str, ...] | list[str] | None = None, summary: str = ""
+) -> pb.BotDescription:
+    return pb.BotDescription(
+        name=name, version=version, protocol_version=PROTOCOL_VERSION, games=list(games or ()), summary=summary
+    )
+
+
+def description_from_proto(message: pb.BotDescription) -> dict[str, Any]:
+    """``{"name", "version", "protocol_version", "games" (None: every game), "summary"}``."""
+    return {
+        "name": message.name,
+        "version": message.version,
+        "protocol_version": message.protocol_version,
+        "games": list(message.games) or None,
+        "summary": message.summary,
+    }
+
+
+# -- the start of a match -------------------------------------------------------------------------
+
+
+def _time_control_to_proto(control: Mapping[str, Any]) -> pb.TimeControl:
+    message = pb.TimeControl(
+        per_decision=float(control.get("per_decision") or 0.0), increment=float(control.get("increment") or 0.0)
+    )
+    if control.get("bank") is not None:
+        message.bank = float(control["bank"])
+    return message
+
+
+def _time_control_from_proto(message: pb.TimeControl) -> dict[str, Any]:
+    return {
+        "per_decision": message.per_decision,
+        "bank": message.bank if message.HasField("bank") else None,
+        "increment": message.increment,
+    }
+
+
+def start_to_proto(
+    info: MatchInfo, session_id: str, seed: int = 0, settings: Mapping[str, Any] | None = None
+) -> pb.StartMatchRequest:
+    return pb.StartMatchRequest(
+        session_id=session_id,
+        match_id=info.match_id,
+        game=info.game,
+        options_json=dumps(dict(info.options)),
+        seat=info.seat,
+        seating=list(info.seating),
+        time_control=_time_control_to_proto(info.time_control),
+        seed=int(seed),
+        settings_json=dumps(dict(settings or {})),
+    )
+
+
+def start_from_proto(message: pb.StartMatchRequest) -> tuple[MatchInfo, int, dict[str, Any]]:
+    """(the MatchInfo, the seed, the bot's settings)."""
+    info = MatchInfo(
+        game=message.game,
+        options=loads_object(message.options_json, "options_json"),
+        seat=message.seat,
+        seating=tuple(message.seating),
+        time_control=_time_control_from_proto(message.time_control),
+        match_id=message.match_id,
+    )
+    return info, message.seed, loads_object(message.settings_json, "settings_json")
+
+
+# -- decisions ------------------------------------------------------------------------------------
+
+
+def _number(value: Any) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return number if math.isfinite(number) else 0.0
+
+
+def observation_to_proto(observation: Mapping[str, Any], session_id: str, decision: int) -> pb.DecisionRequest:
+    """The decision request for one observation (as the referee builds it: with the clock's view)."""
+    message = pb.DecisionRequest(
+        session_id=session_id,
+        decision=decision,
+        legal_actions=[str(action) for action in observation.get("legal_actions", ())],
+        time_left=_number(observation.get("time_left")),
+        seat=int(observation.get("seat") or 0),
+        phase=str(observation.get("phase") or ""),
+        observation_json=dumps(observation),
+    )
+    if observation.get("bank_left") is not None:
+        message.bank_left = _number(observation["bank_left"])
+    return message
+
+
+def observation_from_proto(message: pb.DecisionRequest) -> dict[str, Any]:
+    """The observation dict, as a plugin bot would have received it.
+
+    The JSON is the observation; the typed fields fill in whatever it lacks (a client that sends
+    only the typed fields still gives a usable observation).
+    """
+    observation = loads_object(message.observation_json, "observation_json")
+    observation.setdefault("legal_actions", list(message.legal_actions))
+    observation.setdefault("time_left", message.time_left)
+    observation.setdefault("bank_left", message.bank_left if message.HasField("bank_left") else None)
+    observation.setdefault("seat", message.seat)
+    observation.setdefault("phase", message.phase)
+    return observation
+
+
+def decision_to_proto(answer: Any) -> pb.Decision:
+    """A bot's answer. Anything but a string leaves ``action`` absent (the arena: ``malformed``)."""
+    if isinstance(answer, str):
+        try:
+            return pb.Decision(action=answer)
+        except ValueError:  # not valid UTF-8 text (lone surrogates)
+            pass
+    return pb.Decision()
+
+
+def decision_from_proto(message: pb.Decision) -> Any:
+    """The answer as the referee judges it: the action string, or WireGarbage when there is none."""
+    if not message.HasField("action"):
+        return WireGarbage("a Decision without an action")
+    return message.action
+
+
+# -- the end of a hand and of the match -----------------------------------------------------------
+
+
+def end_hand_to_proto(result: Mapping[str, Any], session_id: str) -> pb.EndHandRequest:
+    return pb.EndHandRequest(
+        session_id=session_id, hand_index=int(result.get("hand_index") or 0), result_json=dumps(dict(result))
+    )
+
+
+def end_hand_from_proto(message: pb.EndHandRequest) -> dict[str, Any]:
+    result = loads_object(message.result_json, "result_json")
+    result.setdefault("hand_index", message.hand_index)
+    return result
+
+
+def end_match_to_proto(result: Mapping[str, Any], session_id: str) -> pb.EndMatchRequest:
+    return pb.EndMatchRequest(session_id=session_id, result_json=dumps(dict(result)))
+
+
+def end_match_from_proto(message: pb.EndMatchRequest) -> dict[str, Any]:
+    return loads_object(message.result_json, "result_json")
