@@ -15,6 +15,7 @@ from arena.plugins import hookimpl
 STRATEGIES = {
     "five_hundred": "bots.heuristic.five_hundred",
     "fifty_six": "bots.heuristic.fifty_six",
+    "all_fours": "bots.heuristic.all_fours",
 }
 
 

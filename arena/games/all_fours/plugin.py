@@ -1,0 +1,9 @@
+"""Registers All Fours with the arena (entry point ``all_fours = "arena.games.all_fours.plugin"``)."""
+
+from arena.games.all_fours.game import AllFoursGame
+from arena.plugins import hookimpl
+
+
+@hookimpl
+def arena_register_games():
+    return [AllFoursGame]
