@@ -16,6 +16,7 @@ STRATEGIES = {
     "five_hundred": "bots.heuristic.five_hundred",
     "fifty_six": "bots.heuristic.fifty_six",
     "all_fours": "bots.heuristic.all_fours",
+    "bid_euchre": "bots.heuristic.bid_euchre",
 }
 
 

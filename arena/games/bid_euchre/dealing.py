@@ -1,0 +1,76 @@
+"""The deal (§5.2-5.3): a deck order fixes the hands, and a wanted set of hands fixes a deck order.
+
+Cards go one at a time, clockwise, starting with the dealer's left, ``tricks`` to each seat; with the
+joker the one card left over (the deck's last) is the dealer's seventh (or thirteenth).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Mapping, Sequence
+
+from arena.cards import normalize_card
+from arena.games.bid_euchre.cards import INDEX
+
+
+def deal(deck: Sequence[str], dealer: int, tricks: int, joker: bool) -> tuple[list[list[int]], list[int]]:
+    """Counts per card index and held-index bitmasks of the four hands dealt from ``deck``."""
+    counts = [[0] * 25 for _ in range(4)]
+    masks = [0, 0, 0, 0]
+    first = dealer + 1
+    for i in range(4 * tricks):
+        seat = (first + i) & 3
+        t = INDEX[deck[i]]
+        counts[seat][t] += 1
+        masks[seat] |= 1 << t
+    if joker:
+        t = INDEX[deck[4 * tricks]]
+        counts[dealer][t] += 1
+        masks[dealer] |= 1 << t
+    return counts, masks
+
+
+def stack(
+    pack: Sequence[str],
+    dealer: int,
+    hands: Mapping[int, Sequence[str]],
+    extra: str | None = None,
+) -> list[str]:
+    """A deck of ``pack`` that deals ``hands`` (seat -> cards; ``T`` is accepted for ten).
+
+    Seats left out get the remaining cards in pack order. ``extra`` is the dealer's joker-variant
+    extra card (the deck's last card); when the pack has one card more than the hands and no
+    ``extra`` is given, the last remaining card is used.
+    """
+    norm = {seat: [_token(c) for c in cards] for seat, cards in hands.items()}
+    rest = Counter(pack)
+    rest.subtract(c for cards in norm.values() for c in cards)
+    if extra is not None:
+        rest.subtract([_token(extra)])
+    if any(n < 0 for n in rest.values()):
+        raise ValueError(f"these hands use cards the pack lacks: {sorted(c for c, n in rest.items() if n < 0)}")
+    spare = []
+    for card in pack:
+        if rest[card] > 0:
+            spare.append(card)
+            rest[card] -= 1
+    tricks = (len(pack) - (len(pack) % 4)) // 4
+    full: list[list[str]] = []
+    for seat in range(4):
+        cards = list(norm.get(seat, []))
+        while len(cards) < tricks:
+            cards.append(spare.pop(0))
+        if len(cards) != tricks:
+            raise ValueError(f"seat {seat} is given {len(cards)} cards, not {tricks}")
+        full.append(cards)
+    deck = [full[(dealer + 1 + i) % 4][i // 4] for i in range(4 * tricks)]
+    if len(pack) % 4:
+        deck.append(_token(extra) if extra is not None else spare.pop(0))
+    return deck
+
+
+def _token(card: str) -> str:
+    token = normalize_card(card)
+    if token is None or token not in INDEX:
+        raise ValueError(f"{card!r} is not a Bid Euchre card")
+    return token

@@ -1,0 +1,9 @@
+"""Registers Bid Euchre with the arena (entry point ``bid_euchre`` of the ``trick_arena`` group)."""
+
+from arena.games.bid_euchre.game import BidEuchreGame
+from arena.plugins import hookimpl
+
+
+@hookimpl
+def arena_register_games():
+    return [BidEuchreGame]
