@@ -1,7 +1,7 @@
 """Bots that misbehave on purpose, one per fault the referee must survive (issue: the referee).
 
-Each misbehaves from its ``n``-th decision on (setting ``after``, default 0 = at once), so tests can
-also check what happens mid-match. Factories have the plugin signature ``(settings, seed)``.
+Each misbehaves after ``after`` good decisions (a setting, default 0 = at once), so tests can also
+check what happens mid-match.
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ class GarbageBot(_Misbehaving):
         return [None, "", "   ", 42, b"play AS", "fold everything", {"play": "AS"}][self.decisions % 7]
 
 
+# A bot class is its own factory: ``IllegalBot(settings, seed)`` has the plugin signature.
 BOTS = {
     "illegal": IllegalBot,
     "sleepy": SleepyBot,
@@ -98,40 +99,6 @@ BOTS = {
 }
 
 
-def make_illegal(settings, seed):
-    return IllegalBot(settings, seed)
-
-
-def make_sleepy(settings, seed):
-    return SleepyBot(settings, seed)
-
-
-def make_endless(settings, seed):
-    return EndlessBot(settings, seed)
-
-
-def make_raising(settings, seed):
-    return RaisingBot(settings, seed)
-
-
-def make_suicidal(settings, seed):
-    return SuicidalBot(settings, seed)
-
-
-def make_garbage(settings, seed):
-    return GarbageBot(settings, seed)
-
-
-FACTORIES = {
-    "illegal": make_illegal,
-    "sleepy": make_sleepy,
-    "endless": make_endless,
-    "raising": make_raising,
-    "suicidal": make_suicidal,
-    "garbage": make_garbage,
-}
-
-
 @hookimpl
 def arena_register_bots():
-    return [BotSpec(f"bad-{name}", factory, f"misbehaves: {name}") for name, factory in FACTORIES.items()]
+    return [BotSpec(f"bad-{name}", bot, f"misbehaves: {name}") for name, bot in BOTS.items()]
