@@ -24,6 +24,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of ours
+        sys.stderr.close()
+        return 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,8 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run a tournament file, then print its board")
     p.add_argument("file", help="a tournament file (TOML), e.g. tournaments/five_hundred.toml")
     p.add_argument("--db", help="the results database (default: results/<file name>.db); a run resumes from it")
-    p.add_argument("--executor", choices=("local", "inline"), default="local",
-                   help="local: a process pool (default); inline: one match at a time in this process")
+    p.add_argument("--executor", choices=("local", "inline", "ray"), default=None,
+                   help="local: a process pool (default); inline: one match at a time in this process; "
+                        "ray: Ray tasks, on a local Ray instance or the cluster of --ray-address")
+    p.add_argument("--ray-address", metavar="ADDRESS",
+                   help="join this Ray cluster (HOST:PORT of its head, ray://HOST:PORT, or auto); implies --executor ray")
     p.add_argument("--workers", type=int, help="matches at once (default: the file's parallel, else one per core)")
     p.add_argument("--fresh", action="store_true", help="delete the database's earlier results first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -75,6 +81,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the board as JSON (a list of bots)")
     p.add_argument("--html", metavar="FILE", help="write the board as one self-contained HTML page")
     p.set_defaults(run=cmd_board)
+
+    from arena.players.serve import add_serve_bot_parser
+
+    add_serve_bot_parser(sub)
 
     p = sub.add_parser("verify", help="replay a game record and print the scores after each hand")
     p.add_argument("record", help="a game record (JSON)")
@@ -197,8 +207,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     registry = get_registry()
     config = tournament_config.load(args.file, registry)
     db = args.db or str(Path("results") / (Path(args.file).stem + ".db"))
-    store = runner.run(config, registry, db, executor=args.executor, workers=args.workers,
-                       progress=not args.quiet, fresh=args.fresh)
+    executor = args.executor or ("ray" if args.ray_address else "local")
+    if args.ray_address and executor != "ray":
+        raise ArenaError(f"--ray-address is for --executor ray, not --executor {executor}")
+    store = runner.run(config, registry, db, executor=executor, workers=args.workers,
+                       progress=not args.quiet, fresh=args.fresh, ray_address=args.ray_address)
     try:
         _show_board(store, as_json=False, html_path=args.html)
     finally:

@@ -17,19 +17,28 @@ from arena.tournaments import schedule
 from arena.tournaments.config import TournamentConfig
 from arena.tournaments.executors import InlineExecutor, LocalPoolExecutor
 
-EXECUTORS = ("local", "inline")
+EXECUTORS = ("local", "inline", "ray")
 
 
-def make_executor(kind: str, workers: int):
+def make_executor(kind: str, workers: int, ray_address: str | None = None):
     if kind == "inline":
         return InlineExecutor()
     if kind == "local":
         return LocalPoolExecutor(workers)
+    if kind == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise ArenaError("the Ray executor needs Ray, an optional extra: pip install 'trick-arena[ray]'") from None
+        from arena.tournaments.ray_executor import RayExecutor
+
+        return RayExecutor(workers, ray_address)
     raise ArenaError(f"executor {kind!r} is not one of {', '.join(EXECUTORS)}")
 
 
 def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: str = "local",
-        workers: int | None = None, progress: bool = True, fresh: bool = False) -> Store:
+        workers: int | None = None, progress: bool = True, fresh: bool = False,
+        ray_address: str | None = None) -> Store:
     """Play every unfinished match of ``config``, storing each as it finishes. Returns the store."""
     if fresh and Path(db).exists():
         for suffix in ("", "-wal", "-shm"):
@@ -42,7 +51,7 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
     done, total = store.counts()
     if not pending:
         return store
-    runner = make_executor(executor, workers or config.workers())
+    runner = make_executor(executor, workers or config.workers(), ray_address)
     bar = _progress(len(pending), total, done) if progress else None
     try:
         for spec, outcome in runner.run(pending):
