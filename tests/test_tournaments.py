@@ -224,3 +224,25 @@ def test_board_json_has_the_documented_keys(tmp_path, registry):
     for key in ("bot", "mu", "sigma", "score", "matches", "wins", "losses", "draws", "faults"):
         assert all(key in row for row in rows)
     assert [row["score"] for row in rows] == sorted((row["score"] for row in rows), reverse=True)
+
+
+def test_more_than_two_sides_are_ranked_at_once_and_copies_count_once():
+    """Three teams (56 with six players): all sides enter one TrueSkill update, ranked by the
+    match's ranking (in 56: by when each team was knocked out); a bot on two sides counts once."""
+    env = trueskill.TrueSkill(mu=25, sigma=25 / 3, beta=25 / 6, tau=25 / 300, draw_probability=0.1)
+    a, b, c = env.create_rating(), env.create_rating(), env.create_rating()
+    matches = [
+        ({"lineup": ["a", "b", "c"], "rotation": 1}, {"ranking": [2, 0, 1]}),  # sides hold b, c, a
+        ({"lineup": ["a", "a", "b"], "rotation": 0}, {"ranking": [1, 2, 0]}),  # a's best side is 2nd
+    ]
+    ratings, _ = rating.rate(matches, ["a", "b", "c"])
+    (c1,), (a1,), (b1,) = env.rate([(c,), (a,), (b,)], ranks=[0, 1, 2])
+    (b2,), (a2,) = env.rate([(b1,), (a1,)], ranks=[0, 1])
+    assert ratings["a"].mu == pytest.approx(a2.mu) and ratings["b"].mu == pytest.approx(b2.mu)
+    assert ratings["c"].mu == pytest.approx(c1.mu)
+    assert rating.match_places(*matches[1]) == {"a": 1, "b": 0}
+    stats, head = rating.statistics_of(
+        [(dict(m[0], seats=[], deal_set=0), dict(m[1], faults=[], think_times=[], scores=[0, 0, 0])) for m in matches],
+        ["a", "b", "c"])
+    assert (stats["c"].wins, stats["a"].losses, stats["b"].wins) == (1, 2, 1)
+    assert head[("c", "a")] == [1, 0, 0] and head[("a", "b")] == [1, 0, 1]
