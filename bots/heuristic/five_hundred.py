@@ -231,7 +231,8 @@ class Strategy(Player):
                 return min(side, key=lambda ac: (sum(1 for x in hand if ctx.eff(x) == ctx.eff(ac[1])), ctx.strength(ac[1])))[0]
             return min(trumps, key=lambda ac: ctx.strength(ac[1]))[0]
         side = [(a, c) for a, c in options if ctx.eff(c) != trump] or options
-        longest = max({ctx.eff(c) for _, c in side}, key=lambda s: sum(1 for x in hand if ctx.eff(x) == s))
+        suits = [s for s in SUITS if any(ctx.eff(c) == s for _, c in side)]  # a fixed order: ties reproducible
+        longest = max(suits, key=lambda s: sum(1 for x in hand if ctx.eff(x) == s))
         return min((ac for ac in side if ctx.eff(ac[1]) == longest), key=lambda ac: ctx.strength(ac[1]))[0]
 
     def play_misere(self, obs, legal, ctx, contracting) -> str:
