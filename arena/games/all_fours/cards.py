@@ -7,6 +7,8 @@ outranks another of its suit exactly when its id is larger, and a suit is 13 adj
 
 from __future__ import annotations
 
+from arena.games.bitmask import bits
+
 SUITS = "SCDH"
 RANK_TOKENS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 TWO, SIX, TEN, JACK, QUEEN, KING, ACE = 0, 4, 8, 9, 10, 11, 12
@@ -51,14 +53,7 @@ def mask_of(cards) -> int:
     return mask
 
 
-def cards_of(mask: int) -> list[int]:
-    """The cards of a mask, lowest id first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+cards_of = bits  # the cards of a mask, lowest id first
 
 
 def tokens_of(mask: int) -> list[str]:

@@ -151,13 +151,3 @@ def pack_for(players: int) -> Pack:
     if pack is None:
         pack = _PACKS[players] = Pack(players)
     return pack
-
-
-def bits(mask: int) -> list[int]:
-    """The card indices of a mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
