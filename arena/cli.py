@@ -82,9 +82,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="FILE", help="write the board as one self-contained HTML page")
     p.set_defaults(run=cmd_board)
 
+    from arena.bench import add_bench_parser
     from arena.players.serve import add_serve_bot_parser
 
     add_serve_bot_parser(sub)
+    add_bench_parser(sub)
 
     p = sub.add_parser("verify", help="replay a game record and print the scores after each hand")
     p.add_argument("record", help="a game record (JSON)")

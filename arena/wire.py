@@ -55,9 +55,12 @@ def _default(value: Any) -> Any:
     return repr(value)
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=_default).encode  # made once
+
+
 def dumps(data: Any) -> str:
     """Compact JSON, as every ``*_json`` field carries it."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=_default)
+    return _ENCODE(data)
 
 
 def loads_object(text: str, what: str) -> dict[str, Any]:

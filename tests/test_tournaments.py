@@ -170,7 +170,8 @@ def _arena(*args: str, **kwargs) -> subprocess.Popen:
 
 
 def test_a_killed_tournament_resumes_to_exactly_the_same_board(tmp_path):
-    path = _write(tmp_path, TOY.format(deal_sets=6).replace("target = 4", "target = 40"))
+    # long enough (240 matches of a few hundred hands) that the kill lands mid-run
+    path = _write(tmp_path, TOY.format(deal_sets=40).replace("target = 4", "target = 50"))
     whole, killed = tmp_path / "whole.db", tmp_path / "killed.db"
     assert _arena("run", str(path), "--db", str(whole), "--quiet", "--executor", "local", "--workers", "2").wait(300) == 0
     process = _arena("run", str(path), "--db", str(killed), "--quiet", "--executor", "local", "--workers", "2",

@@ -57,11 +57,27 @@ class SeededDecks:
 
     def deck(self, index: int, pack: Sequence[str]) -> list[str]:
         cards = list(pack)
-        random.Random(f"{self.seed}/deal/{index}").shuffle(cards)
+        shuffle(random.Random(f"{self.seed}/deal/{index}"), cards)
         return cards
 
     def first_dealer(self, players: int) -> int:
         return random.Random(f"{self.seed}/dealer").randrange(players)
+
+
+def shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``, the very same permutation, without a method call per card.
+
+    This is CPython's ``Random.shuffle`` with ``_randbelow_with_getrandbits`` written inline (the
+    tests compare the two, so a Python whose shuffle differs is noticed).
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class FixedDecks:
@@ -241,9 +257,10 @@ class GameState(abc.ABC):
         return winners[0] if len(winners) == 1 else None
 
     def legal_action_ids(self) -> list[int]:
-        if self._legal is None:
-            self._legal = self._legal_ids() if self.current_player() is not None else []
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_ids() if self.current_player() is not None else []
+        return legal
 
     def legal_actions(self) -> list[str]:
         name = self.game.action_string
@@ -256,7 +273,15 @@ class GameState(abc.ABC):
 
     def apply_id(self, action_id: int) -> None:
         """The fast path: apply an action id (still checked for legality)."""
-        self._check_and_apply(action_id, action_id)
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_action_ids()
+        if action_id in legal:  # legal ids exist only while someone is to act
+            self.deals[-1]["actions"].append((self.current_player(), action_id))
+            self._legal = None
+            self._apply(action_id)
+        else:
+            self._check_and_apply(action_id, action_id)
 
     def _check_and_apply(self, action_id: int | None, shown: object) -> None:
         seat = self.current_player()
@@ -298,11 +323,14 @@ class GameState(abc.ABC):
     def record(self, seats: Sequence[str] | None = None, **extra: Any) -> dict[str, Any]:
         """The game record of ``shared/rules/README.md``, with the results carried along."""
         hands = []
+        name = self.game.action_string
+        own = type(self).actions_of_deal is GameState.actions_of_deal
         for index, deal in enumerate(self.deals):
             entry: dict[str, Any] = {
                 "dealer": deal["dealer"],
                 "deck": list(deal["deck"]),
-                "actions": [[seat, action] for seat, action in self.actions_of_deal(index)],
+                "actions": [[seat, name(a)] for seat, a in deal["actions"]] if own
+                else [[seat, action] for seat, action in self.actions_of_deal(index)],
             }
             if index < len(self.deal_results):
                 entry["result"] = self.deal_results[index]

@@ -13,11 +13,12 @@ answer *means* (malformed, illegal) is the referee's business.
 from __future__ import annotations
 
 import abc
+import contextlib
 import signal
 import threading
 import time
 import traceback
-from typing import Any
+from typing import Any, Iterator
 
 from arena.players.base import MatchInfo, Player
 
@@ -39,6 +40,10 @@ class BotCrash(Exception):
 class Host(abc.ABC):
     """The referee's handle on one seat's player."""
 
+    # The player's methods (start_match, end_hand, end_match, close) that the host knows do nothing
+    # (the player inherits Player's): the referee does not make those calls at all.
+    ignored: frozenset[str] = frozenset()
+
     @abc.abstractmethod
     def start(self, info: MatchInfo, timeout: float) -> None:
         """Tell the player the match starts."""
@@ -59,7 +64,49 @@ class _Deadline(BaseException):
     """Raised inside an in-process bot at its deadline (a BaseException: ``except Exception`` can't hide it)."""
 
 
+_SIGALRM = getattr(signal, "SIGALRM", 14)
+_clock = time.perf_counter
+_get_ident = threading.get_ident
+
+try:  # the C functions: signal.getsignal/signal wrap them in enum conversions that cost microseconds
+    from _signal import getsignal as _getsignal
+    from _signal import signal as _set_handler
+except ImportError:  # pragma: no cover - not CPython
+    _getsignal, _set_handler = signal.getsignal, signal.signal
+
+
+class _Alarm:
+    """The ``SIGALRM`` deadline of the in-process bot call running in the main thread.
+
+    Inside a :func:`deadline_scope` the handler stays installed and the interval timer is armed
+    lazily: a call only sets :attr:`deadline`; the timer is re-armed only when it is not armed or
+    would fire later than that. When it fires early (armed for an earlier call) the handler re-arms
+    it for what is left; when no bot call is running it lets it lapse. So a decision costs no
+    system call at all, and a bot is still interrupted at its own deadline.
+    """
+
+    depth = 0  # open scopes
+    thread: int | None = None  # the thread that opened them (the main thread)
+    previous: Any = None  # the SIGALRM handler before the first scope
+    deadline: float | None = None  # perf_counter time at which the running call is interrupted
+    armed: float | None = None  # perf_counter time at which the timer fires (None: not armed)
+
+
+def _arm(seconds: float) -> None:
+    _Alarm.armed = time.perf_counter() + seconds
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
 def _on_alarm(signum: int, frame: Any) -> None:
+    deadline = _Alarm.deadline
+    if deadline is None:  # no bot call is running: let the timer lapse
+        _Alarm.armed = None
+        return
+    now = time.perf_counter()
+    if now < deadline:  # armed for an earlier call: wait for this one's deadline
+        _arm(deadline - now)
+        return
+    _arm(0.05)  # again every 50 ms until the call ends, so a bot that swallows one gets the next
     raise _Deadline()
 
 
@@ -67,34 +114,75 @@ def _can_interrupt() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
+@contextlib.contextmanager
+def deadline_scope() -> Iterator[None]:
+    """Keep the ``SIGALRM`` deadline machinery installed for a while (the referee: one match), so
+    each in-process call pays no system call for it. Nestable; does nothing outside the main thread."""
+    if not _can_interrupt():
+        yield
+        return
+    if _Alarm.depth == 0:
+        _Alarm.previous = _set_handler(_SIGALRM, _on_alarm)
+        _Alarm.thread = threading.get_ident()
+        _Alarm.deadline = _Alarm.armed = None
+    _Alarm.depth += 1
+    try:
+        yield
+    finally:
+        _Alarm.depth -= 1
+        if _Alarm.depth == 0:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            _Alarm.deadline = _Alarm.armed = _Alarm.thread = None
+            _set_handler(_SIGALRM, _Alarm.previous)
+            _Alarm.previous = None
+
+
 def call_with_deadline(function: Any, timeout: float, *args: Any) -> tuple[Any, float]:
     """Call ``function(*args)`` in this thread; interrupt it at ``timeout`` + grace where possible.
 
     Returns (result, elapsed). Raises BotTimeout (late or interrupted) or BotCrash (it raised).
+    The interruption works in the main thread (``SIGALRM``); inside a :func:`deadline_scope` it
+    costs next to nothing, outside one the handler is installed for this call alone.
     """
-    hard = _can_interrupt()
-    previous = None
-    if hard:
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
+    if _Alarm.depth and _Alarm.thread == threading.get_ident():
+        return _call_interruptible(function, timeout, args)
+    if _can_interrupt():
+        with deadline_scope():
+            return _call_interruptible(function, timeout, args)
     start = time.perf_counter()
     try:
+        result = function(*args)
+    except (Exception, SystemExit) as exc:  # SystemExit: a bot calling sys.exit() must not end the arena
+        raise BotCrash(f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}") from None
+    elapsed = time.perf_counter() - start
+    if elapsed > timeout:
+        raise BotTimeout(elapsed, timeout)
+    return result, elapsed
+
+
+def _call_interruptible(function: Any, timeout: float, args: tuple[Any, ...]) -> tuple[Any, float]:
+    if _getsignal(_SIGALRM) is not _on_alarm:  # a bot replaced the handler: put it back
+        signal.signal(signal.SIGALRM, _on_alarm)
+        _Alarm.armed = None
+    start = _clock()
+    deadline = start + timeout + GRACE
+    try:
         try:
-            if hard:
-                # Repeats every 50 ms, so a bot that swallows one interruption gets the next.
-                signal.setitimer(signal.ITIMER_REAL, timeout + GRACE, 0.05)
+            armed = _Alarm.armed
+            if armed is None or armed > deadline:
+                _arm(timeout + GRACE)
+            _Alarm.deadline = deadline
             try:
                 result = function(*args)
             finally:
-                if hard:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
+                _Alarm.deadline = None
         except _Deadline:
             raise BotTimeout(time.perf_counter() - start, timeout) from None
         except (Exception, SystemExit) as exc:  # SystemExit: a bot calling sys.exit() must not end the arena
             raise BotCrash(f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}") from None
-    finally:
-        if hard:
-            signal.signal(signal.SIGALRM, previous)
-    elapsed = time.perf_counter() - start
+    except _Deadline:  # the alarm went off as the call was ending
+        raise BotTimeout(_clock() - start, timeout) from None
+    elapsed = _clock() - start
     if elapsed > timeout:
         raise BotTimeout(elapsed, timeout)
     return result, elapsed
@@ -104,22 +192,75 @@ def _short_traceback(exc: BaseException) -> str:
     return "".join(traceback.format_exception(exc, limit=-3)).strip()
 
 
+_NOTIFICATIONS = ("start_match", "end_hand", "end_match", "close")
+_IGNORED: dict[type, frozenset[str]] = {}
+
+
+def ignored_calls(player: Any) -> frozenset[str]:
+    """The notifications ``player`` does not implement (it inherits Player's, which do nothing)."""
+    kind = type(player)
+    ignored = _IGNORED.get(kind)
+    if ignored is None:
+        ignored = _IGNORED[kind] = frozenset(
+            name for name in _NOTIFICATIONS if getattr(kind, name, None) is getattr(Player, name))
+    own = getattr(player, "__dict__", None)
+    if own and ignored:  # a method set on the object itself counts
+        ignored = frozenset(name for name in ignored if name not in own)
+    return ignored
+
+
 class InProcessHost(Host):
-    """A player object in the arena's own process."""
+    """A player object in the arena's own process.
+
+    A notification the player does not implement (it inherits :class:`Player`'s, which does
+    nothing) is not made at all: nothing could come of it.
+    """
 
     def __init__(self, player: Player):
         self.player = player
+        self.ignored = ignored_calls(player)
 
     def start(self, info: MatchInfo, timeout: float) -> None:
-        call_with_deadline(self.player.start_match, timeout, info)
+        if "start_match" not in self.ignored:
+            call_with_deadline(self.player.start_match, timeout, info)
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
-        return call_with_deadline(self.player.act, timeout, observation)
+        if not (_Alarm.depth and _Alarm.thread == _get_ident()):
+            return call_with_deadline(self.player.act, timeout, observation)
+        # _call_interruptible(self.player.act, timeout, (observation,)), inline: a decision's path
+        if _getsignal(_SIGALRM) is not _on_alarm:  # a bot replaced the handler: put it back
+            signal.signal(signal.SIGALRM, _on_alarm)
+            _Alarm.armed = None
+        start = _clock()
+        deadline = start + timeout + GRACE
+        try:
+            try:
+                armed = _Alarm.armed
+                if armed is None or armed > deadline:
+                    _arm(timeout + GRACE)
+                _Alarm.deadline = deadline
+                try:
+                    result = self.player.act(observation)
+                finally:
+                    _Alarm.deadline = None
+            except _Deadline:
+                raise BotTimeout(_clock() - start, timeout) from None
+            except (Exception, SystemExit) as exc:  # SystemExit: a bot calling sys.exit() must not end the arena
+                raise BotCrash(f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}") from None
+        except _Deadline:  # the alarm went off as the call was ending
+            raise BotTimeout(_clock() - start, timeout) from None
+        elapsed = _clock() - start
+        if elapsed > timeout:
+            raise BotTimeout(elapsed, timeout)
+        return result, elapsed
 
     def notify(self, event: str, payload: dict[str, Any], timeout: float) -> None:
-        call_with_deadline(getattr(self.player, event), timeout, payload)
+        if event not in self.ignored:
+            call_with_deadline(getattr(self.player, event), timeout, payload)
 
     def close(self) -> None:
+        if "close" in self.ignored:
+            return
         try:
             call_with_deadline(self.player.close, 5.0)
         except (BotTimeout, BotCrash):

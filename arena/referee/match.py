@@ -5,14 +5,17 @@ policy, and write the game record. The only place where rules meet players.
 from __future__ import annotations
 
 import random
+import weakref
+from sys import getrefcount
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from arena.games.base import DeckSource, Game, GameState
 from arena.players.base import MatchInfo
-from arena.players.hosts import BotCrash, BotTimeout, Host
+from arena.players.hosts import BotCrash, BotTimeout, Host, deadline_scope
 from arena.referee.clock import Clock, TimeControl
 from arena.referee.faults import Fault, FaultKind, FaultPolicy, Response, Termination
+from arena.referee.observation import LazyObservation
 
 
 @dataclass
@@ -81,25 +84,42 @@ class Referee:
         self.times: list[list[float | None]] = []  # per deal entry, aligned with its actions
         self.faults: list[Fault] = []
         self.side_faults = [0] * game.num_sides
-        self.substitute_rng = random.Random(f"{seed}/substitute")
+        self._substitute_rng: random.Random | None = None  # made at the first substitution
         self.termination = Termination()
+        self._exact_ids = _exact_ids(game)
+        self._per_decision = self.time_control.per_decision
+        self._time_left = round(self._per_decision, 6)
+
+    @property
+    def substitute_rng(self) -> random.Random:
+        if self._substitute_rng is None:
+            self._substitute_rng = random.Random(f"{self.seed}/substitute")
+        return self._substitute_rng
 
     # -- the match -----------------------------------------------------------------------------
     def play(self) -> MatchResult:
         """Play to the end (or a forfeit) and return the result. The caller closes the hosts."""
+        with deadline_scope():  # in-process deadlines: the SIGALRM handler stays for the match
+            return self._play()
+
+    def _play(self) -> MatchResult:
         state = self.state
-        for seat in range(self.game.players):
+        for seat, host in enumerate(self.hosts):
+            if "start_match" in getattr(host, "ignored", ()):  # the player has no start_match
+                continue
             if not self._notify(seat, "start", None):
                 return self._finish()
         announced = 0
+        results = state.deal_results
+        decide = self._decide
         while True:
-            while announced < len(state.deal_results):  # tell everyone each hand's result
+            while announced < len(results):  # tell everyone each hand's result
                 if not self._end_hand(announced):
                     return self._finish()
                 announced += 1
             if state.is_over():
                 break
-            self._decide()
+            decide()
             if self.termination.how == "forfeit":
                 return self._finish()
         if state.unfinished:
@@ -107,22 +127,39 @@ class Referee:
         return self._finish()
 
     def _decide(self) -> None:
+        """One decision: ask the seat to act (unless its action is forced), judge it, apply it."""
         state = self.state
         seat = state.current_player()
         assert seat is not None
-        while len(self.times) < len(state.deals):
-            self.times.append([])
         legal_ids = state.legal_action_ids()
+        times, deals = self.times, len(state.deals)
+        while len(times) < deals:  # the thinking times of this deal entry (self._times(), inline)
+            times.append([])
         if len(legal_ids) == 1 and not self.ask_forced:
-            self._apply(seat, self.game.action_string(legal_ids[0]), None)
+            times[deals - 1].append(None)
+            state.apply_id(legal_ids[0])
+            if self.on_action is not None:
+                self.on_action(state, seat, self.game.action_string(legal_ids[0]), None)
             return
-        observation = state.observation(seat)
+        legal = state.legal_actions()
         clock = self.clocks[seat]
-        observation.update(clock.view())
-        allowed = clock.allowed()
+        bank = clock.bank
+        if bank is None:  # clock.allowed() and clock.view(), inline
+            allowed = self._per_decision
+            observation = LazyObservation(legal_actions=legal, time_left=self._time_left, bank_left=None)
+        else:
+            allowed = clock.allowed()
+            observation = LazyObservation(legal_actions=legal, time_left=round(allowed, 6), bank_left=round(bank, 6))
+        # The rest is built when the bot first reads more (see arena.referee.observation).
+        observation._state, observation._seat = state, seat  # LazyObservation.make(), inline
         answer: Any = None
         try:
-            answer, elapsed = self.hosts[seat].decide(observation, allowed)
+            try:
+                answer, elapsed = self.hosts[seat].decide(observation, allowed)
+            finally:
+                if observation._state is not None and getrefcount(observation) > 2:
+                    observation.settle()  # the bot kept it: fix it to this decision's state
+                del observation
         except BotTimeout as exc:
             clock.charge(exc.elapsed)
             self._fault(seat, FaultKind.TIMEOUT, None, str(exc), exc.elapsed)
@@ -130,7 +167,19 @@ class Referee:
         except BotCrash as exc:
             self._fault(seat, FaultKind.CRASH, None, str(exc), None)
             return
-        clock.charge(elapsed)
+        if bank is None:  # clock.charge(elapsed), inline
+            clock.used += elapsed
+            clock.decisions += 1
+        else:
+            clock.charge(elapsed)
+        if type(answer) is str:  # the usual answer: a legal action string, written canonically
+            action_id = self._exact_ids.get(answer)
+            if action_id is not None and action_id in legal_ids:
+                times[deals - 1].append(round(elapsed, 6))
+                state.apply_id(action_id)
+                if self.on_action is not None:
+                    self.on_action(state, seat, answer, elapsed)
+                return
         kind, message = self._judge(answer)
         if kind is not None:
             self._fault(seat, kind, answer, message, elapsed)
@@ -148,8 +197,15 @@ class Referee:
             return FaultKind.ILLEGAL, f"{answer!r} is not legal in phase {self.state.phase!r}; legal: {legal}"
         return None, ""
 
+    def _times(self) -> list[float | None]:
+        """The thinking times of the current deal entry."""
+        times, deals = self.times, len(self.state.deals)
+        while len(times) < deals:
+            times.append([])
+        return times[deals - 1]
+
     def _apply(self, seat: int, action: str, elapsed: float | None) -> None:
-        self.times[len(self.state.deals) - 1].append(None if elapsed is None else round(elapsed, 6))
+        self._times().append(None if elapsed is None else round(elapsed, 6))
         self.state.apply(action)
         if self.on_action is not None:
             self.on_action(self.state, seat, action, elapsed)
@@ -197,30 +253,41 @@ class Referee:
                 host.notify(event, payload or {}, timeout)
             return True
         except (BotTimeout, BotCrash) as exc:
-            kind = FaultKind.TIMEOUT if isinstance(exc, BotTimeout) else FaultKind.CRASH
-            if event == "end_match":
-                return True
-            side = self.game.side_of(seat)
-            self.side_faults[side] += 1
-            response = self.policy.response(kind)
-            if self.side_faults[side] >= self.policy.max_faults:
-                response = Response.FORFEIT
-            state = self.state
-            fault = Fault(seat, kind, None, f"during {event}: {exc}", max(0, len(state.deals) - 1),
-                          len(state.deals[-1]["actions"]) if state.deals else 0, response)
-            self.faults.append(fault)
-            if response is Response.FORFEIT:
-                self.termination = Termination("forfeit", fault)
+            return self._notice_fault(seat, event, exc)
+
+    def _notify_all(self, event: str, payload: Any) -> bool:
+        """Send ``end_hand``/``end_match`` to every seat in seat order (``payload(seat)`` makes
+        each seat's); False if the match ended."""
+        for seat, host in enumerate(self.hosts):
+            if event in getattr(host, "ignored", ()):  # hosts that know their player has no such method
+                continue
+            if not self._notify(seat, event, payload(seat)):
                 return False
+        return True
+
+    def _notice_fault(self, seat: int, event: str, exc: BotTimeout | BotCrash) -> bool:
+        """A notification failed: a fault (none for end_match). False if the match ended."""
+        kind = FaultKind.TIMEOUT if isinstance(exc, BotTimeout) else FaultKind.CRASH
+        if event == "end_match":
             return True
+        side = self.game.side_of(seat)
+        self.side_faults[side] += 1
+        response = self.policy.response(kind)
+        if self.side_faults[side] >= self.policy.max_faults:
+            response = Response.FORFEIT
+        state = self.state
+        fault = Fault(seat, kind, None, f"during {event}: {exc}", max(0, len(state.deals) - 1),
+                      len(state.deals[-1]["actions"]) if state.deals else 0, response)
+        self.faults.append(fault)
+        if response is Response.FORFEIT:
+            self.termination = Termination("forfeit", fault)
+            return False
+        return True
 
     def _end_hand(self, index: int) -> bool:
         payload = dict(self.state.deal_results[index])
         payload["hand_index"] = index
-        for seat in range(self.game.players):
-            if not self._notify(seat, "end_hand", payload):
-                return False
-        return True
+        return self._notify_all("end_hand", lambda seat: payload)
 
     # -- the result ----------------------------------------------------------------------------
     def _ranking(self) -> list[int]:
@@ -264,9 +331,20 @@ class Referee:
             hands=list(state.deal_results),
             record=record,
         )
-        for seat in range(self.game.players):
-            self._notify(seat, "end_match", {**result.as_dict(), "seat": seat})
+        self._notify_all("end_match", lambda seat: {**result.as_dict(), "seat": seat})
         return result
+
+
+_EXACT_IDS: "weakref.WeakKeyDictionary[Game, dict[str, int]]" = weakref.WeakKeyDictionary()
+
+
+def _exact_ids(game: Game) -> dict[str, int]:
+    """Each canonical action string of ``game`` -> its id (what ``game.action_id`` parses, without parsing)."""
+    table = _EXACT_IDS.get(game)
+    if table is None:
+        table = {game.action_string(i): i for i in range(game.num_actions)}
+        _EXACT_IDS[game] = table
+    return table
 
 
 def _jsonable(value: Any) -> Any:

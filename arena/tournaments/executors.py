@@ -62,18 +62,46 @@ class InlineExecutor:
         pass
 
 
-class LocalPoolExecutor:
-    """A pool of worker processes on this machine (spawned: workers never share the arena's memory)."""
+def play_specs(specs: list[dict[str, Any]]) -> list[tuple[bool, Any]]:
+    """Play several matches in a row: ``(True, outcome)`` or ``(False, the exception)`` for each."""
+    outcomes: list[tuple[bool, Any]] = []
+    for spec in specs:
+        try:
+            outcomes.append((True, play_spec(spec)))
+        except Exception as exc:  # handed back, and raised where it would have been
+            outcomes.append((False, exc))
+    return outcomes
 
-    def __init__(self, workers: int):
+
+def chunk_size(matches: int, workers: int, most: int = 8) -> int:
+    """Matches per task: a few, so that the pool's cost per task (pickling, queues, waking the
+    arena) is shared, yet at least four tasks per worker so that the load stays even."""
+    return max(1, min(most, matches // (4 * max(1, workers))))
+
+
+class LocalPoolExecutor:
+    """A pool of worker processes on this machine (spawned: workers never share the arena's memory).
+
+    Matches go to the workers a few at a time (``chunk`` per task; default :func:`chunk_size`);
+    each result is handed back, and stored, as its task finishes.
+    """
+
+    def __init__(self, workers: int, chunk: int | None = None):
         self.workers = max(1, workers)
+        self.chunk = chunk
         self.pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
 
     def run(self, specs):
         specs = list(specs)
-        futures = {self.pool.submit(play_spec, spec): spec for spec in specs}
+        size = self.chunk or chunk_size(len(specs), self.workers)
+        chunks = [specs[i:i + size] for i in range(0, len(specs), size)]
+        futures = {self.pool.submit(play_specs, chunk): chunk for chunk in chunks}
         for future in concurrent.futures.as_completed(futures):
-            yield futures[future], future.result()
+            chunk = futures.pop(future)  # drop the finished task: results are not kept here
+            for spec, (ok, outcome) in zip(chunk, future.result()):
+                if not ok:
+                    raise outcome
+                yield spec, outcome
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)

@@ -69,6 +69,16 @@ class BidEuchreGame(Game):
         self.actions = ActionTable(
             self.tricks, o["allow_partnership_full_bid"], o["allow_no_trump"], self.joker, self.ace_no_face
         )
+        a = self.actions
+        # Fast-path tables. play_ids[k][chunk]: the play ids of the card indices 9k..9k+8 set in a
+        # 9-bit chunk of a hand's mask, ascending (so three look-ups list a hand's plays in order).
+        self.play_ids = tuple(
+            tuple(tuple(a.play_base + 9 * k + b for b in range(9) if chunk >> b & 1) for chunk in range(512))
+            for k in range(3)
+        )
+        # bids_above[high]: the bid ids above the level ``high`` (0: no bid yet), in id order.
+        self.bids_above = {high: [i for level, i in a.bid_id.items() if level > high]
+                           for high in [0, *a.bid_id]}
 
     @property
     def num_sides(self) -> int:

@@ -104,22 +104,46 @@ class BidEuchreState(GameState):
         a, b = self.total  # unfinished (max_hands): by score, ties equal
         return [0 if a >= b else 1, 0 if b >= a else 1]
 
+    # The fast path, fused: the base class's legal_action_ids/apply_id without a call per layer.
+    def legal_action_ids(self) -> list[int]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_ids() if self.to_act is not None else []
+        return legal
+
+    def apply_id(self, action_id: int) -> None:
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_action_ids()
+        if action_id not in legal:
+            self._check_and_apply(action_id, action_id)  # raises IllegalActionError
+            return
+        seat = self.to_act
+        self.deals[-1]["actions"].append((seat, action_id))
+        self._legal = None
+        if self._phase == PLAY:
+            self._play(seat, action_id - self.game.actions.play_base)
+        else:
+            self._apply(action_id)
+
     def _legal_ids(self) -> list[int]:
-        a = self.game.actions
         phase = self._phase
         seat = self.to_act
         if phase == PLAY:
             mask = self.masks[seat]
-            if self.trick and not self.game.penalize:  # penalize: a renege is allowed, and costs (§9.3)
-                mask = playable(mask, self.trick[0][1], self.table)
-            base = a.play_base
-            return [base + t for t in bits(mask)]
+            trick = self.trick
+            if trick and not self.game.penalize:  # penalize: a renege is allowed, and costs (§9.3)
+                table = self.table
+                follow = mask & table.suit_mask[table.eff[trick[0][1]]]  # cards.playable, inline
+                if follow:
+                    mask = follow
+            t0, t1, t2 = self.game.play_ids  # the ids of the cards in ``mask``, ascending
+            return [*t0[mask & 511], *t1[mask >> 9 & 511], *t2[mask >> 18]]
+        a = self.game.actions
         if phase == AUCTION:
             auction = self.auction
             ids = [0] if auction.may_pass() else []
-            high = auction.high
-            ids += [i for level, i in a.bid_id.items() if level > high]
-            return ids
+            return ids + self.game.bids_above[auction.high]
         if phase == TRUMP:
             return list(range(a.trump_base, a.trump_base + a.strains))
         if phase == EXCHANGE:
@@ -141,7 +165,8 @@ class BidEuchreState(GameState):
         seat = self.to_act
         if phase == PLAY:
             self._play(seat, action_id - a.play_base)
-        elif phase == AUCTION:
+            return
+        if phase == AUCTION:
             auction = self.auction
             auction.call(PASS if action_id == 0 else a.level_of[action_id])
             if auction.to_call is not None:
@@ -201,15 +226,20 @@ class BidEuchreState(GameState):
     def _play(self, seat: int, t: int) -> None:
         trick = self.trick
         table = self.table
+        mask = self.masks[seat]
         if trick and self.game.penalize:  # §9.3: a renege is detected, scored at the hand's end
             led = table.eff[trick[0][1]]
-            if table.eff[t] != led and self.masks[seat] & table.suit_mask[led]:
+            if table.eff[t] != led and mask & table.suit_mask[led]:
                 self.reneges[seat & 1] += 1
-        self._take(seat, t)
+        counts = self.counts[seat]  # self._take(seat, t), inline
+        left = counts[t] = counts[t] - 1
+        if not left:
+            self.masks[seat] = mask & ~(1 << t)
         trick.append((seat, t))
-        if len(trick) < (3 if self.out is not None else 4):
+        out = self.out
+        if len(trick) < (4 if out is None else 3):
             nxt = (seat + 1) & 3
-            self.to_act = (nxt + 1) & 3 if nxt == self.out else nxt  # skip the lone hand's partner
+            self.to_act = (nxt + 1) & 3 if nxt == out else nxt  # skip the lone hand's partner
             return
         winner = trick_winner(trick, table)
         self.won[winner] += 1
@@ -297,7 +327,11 @@ class BidEuchreState(GameState):
         g = self.game
         name = g.actions.names
         deal = self.deals[-1]
-        history = [[s, name[i]] for s, i in deal["actions"] if self._visible(seat, s, i)]
+        a = g.actions
+        low = a.give_base  # the give (and, with the joker, discard) blocks: only there can an action be hidden
+        high = low + a.tokens * (2 if a.discard_base >= 0 else 1)
+        visible = self._visible
+        history = [[s, name[i]] for s, i in deal["actions"] if not low <= i < high or visible(seat, s, i)]
         counts = self.counts[seat]
         hand = [TOKENS[t] for t in bits(self.masks[seat]) for _ in range(counts[t])]
         to_act = self.to_act

@@ -1,0 +1,20 @@
+"""``arena bench``: measure the engines and the arena against their limits and against a peer.
+
+Groups of figures, one module each (run in this order):
+
+* :mod:`arena.bench.engines` — random playouts through the game interface (strings and ids);
+* :mod:`arena.bench.referee` — in-process matches against the bare engine loop;
+* :mod:`arena.bench.isolated` — process-isolated bots against a raw pipe round trip;
+* :mod:`arena.bench.remote` — gRPC bots against a bare gRPC call;
+* :mod:`arena.bench.tournaments` — matches/s with one worker and one per core; peak memory;
+* :mod:`arena.bench.peer` — OpenSpiel's euchre beside our Bid Euchre (optional ``bench`` extra).
+
+``add_bench_parser(subparsers)`` adds the ``bench`` subcommand to the ``arena`` command;
+``python -m arena.bench`` runs it on its own. docs/performance.md explains every figure.
+"""
+
+from __future__ import annotations
+
+from arena.bench.cli import GROUPS, add_bench_parser, cmd_bench, run_bench
+
+__all__ = ["GROUPS", "add_bench_parser", "cmd_bench", "run_bench"]

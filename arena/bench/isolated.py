@@ -1,0 +1,149 @@
+"""Bots in processes of their own (``ProcessHost``) against the raw round trip of a pipe.
+
+* ``isolated.decisions_per_s``: whole matches with the ``random`` bot isolated in every seat; the
+  clock runs over ``Referee.play()`` only (each seat's process is started before it, as a
+  tournament worker starts them, and that start-up is reported on its own as
+  ``isolated.startup_ms``). Notifications (start, each hand's end, the match's end) are part of the
+  matches, so they are in the rate.
+* ``isolated.pipe_round_trips_per_s``: a process started the same way echoes a message of the size
+  of the average pickled decision request of those matches over the same kind of pipe
+  (``send_bytes``/``recv_bytes``, a short answer back): the ceiling of any isolated bot.
+* ``isolated.with_startup_decisions_per_s``: the match rate with the start-up of the bot processes
+  counted in, what a tournament sees.
+"""
+
+from __future__ import annotations
+
+import pickle
+import time
+from typing import Any
+
+from arena.bench.common import Figures, Settings, interleave
+
+TARGET = 0.5
+HANDS_PER_MATCH = 20
+
+
+def _echo(conn: Any) -> None:
+    """The child of the raw pipe figure: answer every message with a short one."""
+    answer = pickle.dumps(("ok", "play 10H"))
+    while True:
+        try:
+            conn.recv_bytes()
+        except (EOFError, OSError):
+            return
+        conn.send_bytes(answer)
+
+
+def pipe_rate(conn: Any, payload: bytes, seconds: float) -> float:
+    send, recv = conn.send_bytes, conn.recv_bytes
+    count = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while True:
+        send(payload)
+        recv()
+        count += 1
+        if count % 64 == 0 and time.perf_counter() >= end:
+            return count / (time.perf_counter() - start)
+
+
+class _Sizes:
+    """Records the pickled size of the decision requests a host sends (for the calibration match)."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+        self.total = self.count = 0
+
+    def start(self, info: Any, timeout: float) -> None:
+        self.inner.start(info, timeout)
+
+    def decide(self, observation: Any, timeout: float) -> tuple[Any, float]:
+        self.total += len(pickle.dumps(("act", observation), protocol=pickle.HIGHEST_PROTOCOL))
+        self.count += 1
+        return self.inner.decide(observation, timeout)
+
+    def notify(self, event: str, payload: Any, timeout: float) -> None:
+        self.inner.notify(event, payload, timeout)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def request_size(registry: Any, game: Any) -> int:
+    """The mean pickled size of a decision request in a match of random bots (played in-process)."""
+    from arena.players.factory import make_host
+    from arena.referee import Referee, TimeControl
+
+    hosts = [_Sizes(make_host(registry, "random", game=game.name, seed=seat)) for seat in range(game.players)]
+    Referee(game, hosts, ["random"] * game.players, seed="bench/size", time_control=TimeControl(5.0)).play()
+    return round(sum(h.total for h in hosts) / max(1, sum(h.count for h in hosts)))
+
+
+def match_rate(registry: Any, game: Any, seconds: float, seed: int) -> tuple[int, float, float, int]:
+    """(decisions, seconds inside Referee.play, seconds starting the bot processes, matches)."""
+    from arena.players.factory import make_host
+    from arena.referee import Referee, TimeControl
+
+    decisions = matches = 0
+    playing = starting = 0.0
+    while matches == 0 or playing < seconds:
+        begin = time.perf_counter()
+        hosts = [make_host(registry, "random", game=game.name, seed=seed * 1000 + matches * 10 + seat,
+                           isolation="process") for seat in range(game.players)]
+        ready = time.perf_counter()
+        try:
+            result = Referee(game, hosts, ["random"] * game.players, seed=f"bench/{seed}/{matches}",
+                             time_control=TimeControl(5.0)).play()
+        finally:
+            done = time.perf_counter()
+            for host in hosts:
+                host.close()
+        assert result.termination.how != "forfeit", result.termination
+        starting += ready - begin
+        playing += done - ready
+        matches += 1
+        decisions += sum(times["decisions"] for times in result.think_times)
+    return decisions, playing, starting, matches
+
+
+def run(registry: Any, settings: Settings, figures: Figures) -> None:
+    from arena.players.isolated import _CONTEXT
+
+    game = registry.game(settings.game, {"max_hands": HANDS_PER_MATCH})
+    size = request_size(registry, game)
+    payload = b"x" * size
+    parent, child = _CONTEXT.Pipe()
+    process = _CONTEXT.Process(target=_echo, args=(child,), daemon=True, name="bench:echo")
+    process.start()
+    child.close()
+    rates: dict[tuple[int, str], float] = {}
+    try:
+        pipe_rate(parent, payload, 0.05)  # warm up
+
+        def pipe(run: int) -> None:
+            rate = pipe_rate(parent, payload, settings.seconds)
+            rates[run, "pipe"] = rate
+            figures.add("isolated.pipe_round_trips_per_s", rate, "round trips/s",
+                        f"raw round trips over a pipe to another process, {size} B out, a short answer back")
+
+        def isolated(run: int) -> None:
+            decisions, playing, starting, matches = match_rate(registry, game, settings.seconds, run)
+            rates[run, "isolated"] = decisions / playing
+            figures.add("isolated.decisions_per_s", decisions / playing, "decisions/s",
+                        f"{game.title}: whole matches of isolated random bots (Referee.play only)")
+            figures.add("isolated.with_startup_decisions_per_s", decisions / (playing + starting), "decisions/s",
+                        f"{game.title}: the same, counting the start of the bot processes")
+            figures.add("isolated.startup_ms", 1000 * starting / (matches * game.players), "ms",
+                        "starting one isolated bot process, until it answers")
+
+        interleave(settings.repeat, pipe, isolated)
+    finally:
+        parent.close()
+        process.join(5)
+        if process.is_alive():
+            process.kill()
+    figures.add("isolated.request_bytes", size, "bytes", "mean pickled decision request of those matches")
+    for run in range(settings.repeat):
+        figures.ratio("isolated.ratio", rates[run, "isolated"], rates[run, "pipe"],
+                      "isolated decisions/s over raw pipe round trips/s", TARGET)

@@ -1,0 +1,89 @@
+"""``arena bench`` (issue: benchmarks). Benchmarks are not timed tests: these show that the suite runs
+and reports every figure; nothing here asserts a speed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.bench import GROUPS, add_bench_parser, cmd_bench
+from arena.bench.cli import table
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("five_hundred", "fifty_six", "all_fours", "bid_euchre")
+
+EXPECTED = [
+    *(f"engines.{game}.{path}.{what}" for game in GAMES for path in ("strings", "ids")
+      for what in ("hands_per_s", "decisions_per_s")),
+    *(f"engines.{game}.ids_over_strings" for game in GAMES),
+    *(f"referee.{game}.{what}" for game in GAMES for what in ("bare_decisions_per_s", "decisions_per_s", "ratio")),
+    "referee.ratio",
+    "isolated.pipe_round_trips_per_s", "isolated.decisions_per_s", "isolated.with_startup_decisions_per_s",
+    "isolated.startup_ms", "isolated.request_bytes", "isolated.ratio",
+    "grpc.raw_round_trips_per_s", "grpc.decisions_per_s", "grpc.request_bytes", "grpc.ratio",
+    "tournaments.matches_per_s.workers_1", "tournaments.speedup", "tournaments.cpu_speedup_ceiling",
+]
+PEER = ["peer.openspiel_euchre.games_per_s", "peer.openspiel_euchre.actions_per_s", "peer.bid_euchre.hands_per_s",
+        "peer.ratio"]
+TARGETS = {"referee.ratio": 0.8, "isolated.ratio": 0.5, "grpc.ratio": 0.7, "tournaments.speedup": 1.7, "peer.ratio": 1.0}
+
+
+def _has_openspiel() -> bool:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def report():
+    """One quick run of the whole suite, as ``arena bench --quick --json`` prints it."""
+    out = subprocess.run([sys.executable, "-m", "arena.bench", "--quick", "--json", "--workers", "2"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout)
+
+
+def test_quick_json_has_every_figure_with_its_median(report):
+    figures = report["figures"]
+    expected = EXPECTED + ["tournaments.matches_per_s.workers_2"] + (PEER if _has_openspiel() else [])
+    missing = [key for key in expected if key not in figures]
+    assert not missing, f"missing figures: {missing}"
+    for key, figure in figures.items():
+        assert isinstance(figure["median"], (int, float)) and figure["median"] >= 0, key
+        assert figure["runs"] and all(isinstance(v, (int, float)) for v in figure["runs"]), key
+        assert figure["unit"] and figure["what"], key
+    for key, target in TARGETS.items():
+        if key in figures:
+            assert figures[key]["target"] == target and isinstance(figures[key]["met"], bool)
+    if not _has_openspiel():
+        assert "peer" in report["skipped"]
+    # quick mode skips the thousand-match tournament
+    assert "tournaments.peak_memory_mb" not in figures
+    assert report["settings"]["quick"] and report["machine"]["cores"]
+
+
+def test_the_table_shows_every_figure(report):
+    text = table(report)
+    for key in report["figures"]:
+        assert key in text
+    assert "target" in text
+
+
+def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
+    parser = argparse.ArgumentParser(prog="arena")
+    add_bench_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["bench", "--quick", "--json", "--only", "engines", "--seconds", "0.01"])
+    assert args.run is cmd_bench and args.quick and args.json
+    from arena.errors import ArenaError
+
+    with pytest.raises(ArenaError, match="unknown bench group"):
+        cmd_bench(parser.parse_args(["bench", "--only", "nonsense"]))
+    assert set(GROUPS) == {"engines", "referee", "isolated", "grpc", "tournaments", "peer"}
