@@ -11,6 +11,8 @@ effective suit, and one bitmask per effective suit.
 
 from __future__ import annotations
 
+from arena.games.bitmask import bits  # noqa: F401  (re-exported: the engine imports it from here)
+
 SUITS = "SCDH"
 RANKS = ("9", "10", "J", "Q", "K", "A")
 NINE, TEN, JACK, QUEEN, KING, ACE = range(6)
@@ -71,16 +73,6 @@ class TrumpTable:
 
 
 TABLES = tuple(TrumpTable(trump) for trump in range(5))
-
-
-def bits(mask: int) -> list[int]:
-    """The indices set in ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def best_trump(mask: int, table: TrumpTable) -> int | None:
