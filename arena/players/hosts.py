@@ -225,34 +225,9 @@ class InProcessHost(Host):
             call_with_deadline(self.player.start_match, timeout, info)
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
-        if not (_Alarm.depth and _Alarm.thread == _get_ident()):
-            return call_with_deadline(self.player.act, timeout, observation)
-        # _call_interruptible(self.player.act, timeout, (observation,)), inline: a decision's path
-        if _getsignal(_SIGALRM) is not _on_alarm:  # a bot replaced the handler: put it back
-            signal.signal(signal.SIGALRM, _on_alarm)
-            _Alarm.armed = None
-        start = _clock()
-        deadline = start + timeout + GRACE
-        try:
-            try:
-                armed = _Alarm.armed
-                if armed is None or armed > deadline:
-                    _arm(timeout + GRACE)
-                _Alarm.deadline = deadline
-                try:
-                    result = self.player.act(observation)
-                finally:
-                    _Alarm.deadline = None
-            except _Deadline:
-                raise BotTimeout(_clock() - start, timeout) from None
-            except (Exception, SystemExit) as exc:  # SystemExit: a bot calling sys.exit() must not end the arena
-                raise BotCrash(f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}") from None
-        except _Deadline:  # the alarm went off as the call was ending
-            raise BotTimeout(_clock() - start, timeout) from None
-        elapsed = _clock() - start
-        if elapsed > timeout:
-            raise BotTimeout(elapsed, timeout)
-        return result, elapsed
+        if _Alarm.depth and _Alarm.thread == _get_ident():  # inside a match's deadline scope
+            return _call_interruptible(self.player.act, timeout, (observation,))
+        return call_with_deadline(self.player.act, timeout, observation)
 
     def notify(self, event: str, payload: dict[str, Any], timeout: float) -> None:
         if event not in self.ignored:
