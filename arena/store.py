@@ -73,12 +73,13 @@ class Store:
                 [(spec["index"], json.dumps(spec)) for spec in specs],
             )
 
-    def save(self, index: int, result: dict[str, Any], record: dict[str, Any]) -> None:
-        """Store one finished match in its own transaction."""
+    def save(self, index: int, result: dict[str, Any], record: dict[str, Any] | str) -> None:
+        """Store one finished match in its own transaction. ``record`` may come already as JSON text."""
+        text = record if isinstance(record, str) else json.dumps(record)
         with self._transaction():
             self.db.execute(
                 "UPDATE matches SET result = ?, record = ?, finished_at = ? WHERE idx = ? AND result IS NULL",
-                (json.dumps(result), json.dumps(record), time.time(), index),
+                (json.dumps(result), text, time.time(), index),
             )
 
     def _transaction(self):
