@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from arena.players.base import MatchInfo
+from arena.referee.observation import LazyObservation
 from arena.v1 import player_pb2 as pb
 
 PROTOCOL_VERSION = pb.PROTOCOL_VERSION_1
@@ -55,7 +56,9 @@ def _default(value: Any) -> Any:
     return repr(value)
 
 
-_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=_default).encode  # made once
+# Made once. No circular check: what is sent is a tree of plain data, and the check costs a
+# dict insertion per list (a quarter of an observation's encoding); a cycle still fails (RecursionError).
+_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False, default=_default).encode
 
 
 def dumps(data: Any) -> str:
@@ -80,22 +83,35 @@ def describe_request(arena_version: str = "") -> pb.DescribeRequest:
     return pb.DescribeRequest(protocol_version=PROTOCOL_VERSION, arena_version=arena_version)
 
 
+# The notifications a bot may say it does not need (BotDescription.ignores), so that the arena
+# does not send them. StartMatch is not among them: it opens the session the other calls name.
+IGNORABLE = frozenset({"end_hand", "end_match"})
+
+
 def description_to_proto(
-    name: str, version: str = "", games: tuple[str, ...] | list[str] | None = None, summary: str = ""
+    name: str,
+    version: str = "",
+    games: tuple[str, ...] | list[str] | None = None,
+    summary: str = "",
+    ignores: Iterable[str] = (),
 ) -> pb.BotDescription:
     return pb.BotDescription(
-        name=name, version=version, protocol_version=PROTOCOL_VERSION, games=list(games or ()), summary=summary
+        name=name, version=version, protocol_version=PROTOCOL_VERSION, games=list(games or ()), summary=summary,
+        ignores=sorted(ignores),
     )
 
 
 def description_from_proto(message: pb.BotDescription) -> dict[str, Any]:
-    """``{"name", "version", "protocol_version", "games" (None: every game), "summary"}``."""
+    """``{"name", "version", "protocol_version", "games" (None: every game), "summary", "ignores"}``;
+    ``ignores`` keeps only the names the arena knows how to skip (:data:`IGNORABLE`): any other
+    name is harmless, the call is made as before."""
     return {
         "name": message.name,
         "version": message.version,
         "protocol_version": message.protocol_version,
         "games": list(message.games) or None,
         "summary": message.summary,
+        "ignores": IGNORABLE.intersection(message.ignores),
     }
 
 
@@ -188,6 +204,27 @@ def observation_from_proto(message: pb.DecisionRequest) -> dict[str, Any]:
     observation.setdefault("seat", message.seat)
     observation.setdefault("phase", message.phase)
     return observation
+
+
+class _RequestObservation:
+    """The source of a :class:`LazyObservation` on the bot's side: parses the request when asked."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: pb.DecisionRequest):
+        self.message = message
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return observation_from_proto(self.message)
+
+
+def lazy_observation_from_proto(message: pb.DecisionRequest) -> dict[str, Any]:
+    """:func:`observation_from_proto`, but the JSON is parsed only when something other than
+    ``legal_actions`` is read (a bot that reads only those saves the parse). What the bot can read
+    is the same dict, in the same key order: the arena's typed ``legal_actions`` are those of the
+    JSON. A request whose JSON is no object fails at the first such read, inside the bot's code.
+    """
+    return LazyObservation.make(_RequestObservation(message), message.seat, legal_actions=list(message.legal_actions))
 
 
 def decision_to_proto(answer: Any) -> pb.Decision:

@@ -83,14 +83,19 @@ def match_rate(registry, game, seats, seconds, sizes=None):
         assert result.termination.how != "forfeit", result.termination
         decisions += sum(times["decisions"] for times in result.think_times)
         thinking += sum(times["total"] for times in result.think_times)
-        calls += players_calls(result)
+        calls += players_calls(result, hosts)
         matches += 1
     return decisions / elapsed, matches, thinking / decisions, calls / decisions
 
 
-def players_calls(result) -> int:
-    """Calls a gRPC bot gets in this match: Describe, StartMatch, its decisions, EndHand per hand, EndMatch."""
-    return sum(3 + len(result.hands) + times["decisions"] for times in result.think_times)
+def players_calls(result, hosts) -> int:
+    """Calls the seats get in this match: Describe, StartMatch, their decisions, and EndHand per hand
+    and EndMatch unless the bot's description says it ignores them (the served random bot does)."""
+    calls = 0
+    for host, times in zip(hosts, result.think_times):
+        ignored = getattr(host, "ignored", frozenset())
+        calls += 2 + times["decisions"] + ("end_hand" not in ignored) * len(result.hands) + ("end_match" not in ignored)
+    return calls
 
 
 def main() -> None:
@@ -110,7 +115,7 @@ def main() -> None:
         rate, matches, decide, calls = match_rate(registry, game, [server.url] * players, args.seconds, sizes)
     rows.append(("grpc, server in-process", rate, matches))
     notes = [f"grpc, server in-process: one Decide as the referee times it {decide * 1e6:.0f} us; "
-             f"{calls:.2f} calls per decision (Describe, StartMatch, EndHand, EndMatch included)"]
+             f"{calls:.2f} calls per decision (Describe, StartMatch and the notifications it does not ignore included)"]
 
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "arena.players.serve", "random", "--port", str(port)],

@@ -60,6 +60,7 @@ def test_serve_bot_launched_as_a_command_plays_and_stops_cleanly(registry):
                   on_action=lambda *_: processes.append(hosts[0].process))
     _check_normal(registry, result, [command, "random"])
     assert hosts[0].description["name"] == "random"
+    assert hosts[0].ignored == {"end_hand", "end_match"}  # the random player implements neither
     assert processes[-1].returncode == 0  # it was asked to stop (SIGTERM) and did so by itself
 
 
@@ -91,8 +92,11 @@ def test_four_grpc_bots_among_them_javascript(registry, js_bot):
     game = _game(registry)
     with served(registry.bot("random")) as server:
         names = [js_bot, server.url] * (game.players // 2)
-        result = play(registry, names, game=game, per_decision=5.0)
+        hosts: list = []
+        result = play(registry, names, game=game, per_decision=5.0, hosts_out=hosts)
     _check_normal(registry, result, names)
+    assert hosts[0].ignored == frozenset()  # the JavaScript bot declares nothing: it is sent every call
+    assert hosts[1].ignored == {"end_hand", "end_match"}
 
 
 def test_plugin_bots_and_grpc_bots_together(registry, js_bot):

@@ -25,6 +25,7 @@ def test_the_stub_example_plays_a_match_when_launched(registry, tmp_path):
     result = play(registry, [command, "random"], per_decision=5.0, hosts_out=hosts)
     assert result.termination.how == "normal" and not result.faults
     assert hosts[0].description["name"] == "first_legal"
+    assert hosts[0].ignored == {"end_hand"}  # as its Describe says
     first_legal = [action for hand in result.record["hands"] for seat, action in hand["actions"] if seat == 0]
     assert first_legal
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from arena import wire
@@ -28,6 +30,59 @@ def test_an_observation_arrives_exactly_as_it_was_sent():
     assert not again.HasField("bank_left")
     with_bank = wire.observation_to_proto({**OBSERVATION, "bank_left": 12.5}, "s1", 4)
     assert with_bank.bank_left == 12.5 and wire.observation_from_proto(with_bank)["bank_left"] == 12.5
+
+
+def _same(a, b):
+    """Equal, with the same key order and the same types all the way down (1 == 1.0 is not enough)."""
+    return json.dumps(a) == json.dumps(b) and a == b and list(a) == list(b)
+
+
+def test_the_bot_s_lazy_observation_is_the_eager_one():
+    message = pb.DecisionRequest.FromString(wire.observation_to_proto(OBSERVATION, "s1", 3).SerializeToString())
+    lazy = wire.lazy_observation_from_proto(message)
+    assert lazy["legal_actions"] == OBSERVATION["legal_actions"] and not lazy.built  # no JSON parsed yet
+    assert _same(lazy, OBSERVATION) and lazy.built
+    typed_only = pb.DecisionRequest(legal_actions=["pass"], time_left=2.0, seat=3, phase="bidding")
+    assert _same(wire.lazy_observation_from_proto(typed_only), wire.observation_from_proto(typed_only))
+
+
+@pytest.mark.parametrize("game_name", ["five_hundred", "fifty_six", "all_fours", "bid_euchre", "toy"])
+def test_every_observation_of_a_match_reaches_a_served_bot_unchanged(registry, game_name):
+    """What a bot behind the wire reads, lazily or all at once, is the observation a plugin bot gets."""
+    from arena.players.factory import make_host
+    from arena.referee import Referee, TimeControl
+
+    if game_name not in registry.games:
+        pytest.skip(f"{game_name} is not installed")
+    game = registry.game(game_name)
+    checked = []
+
+    class Wire:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def start(self, info, timeout):
+            self.inner.start(info, timeout)
+
+        def decide(self, observation, timeout):
+            sent = pb.DecisionRequest.FromString(
+                wire.observation_to_proto(observation, "s", 1).SerializeToString())
+            plain = dict(observation)
+            lazy = wire.lazy_observation_from_proto(sent)
+            assert _same(wire.observation_from_proto(sent), plain)
+            assert lazy.get("legal_actions") == plain["legal_actions"] and _same(lazy, plain)
+            checked.append(1)
+            return self.inner.decide(observation, timeout)
+
+        def notify(self, event, payload, timeout):
+            self.inner.notify(event, payload, timeout)
+
+        def close(self):
+            self.inner.close()
+
+    hosts = [Wire(make_host(registry, "random", game=game.name, seed=seat)) for seat in range(game.players)]
+    Referee(game, hosts, ["random"] * game.players, seed=7, time_control=TimeControl(5.0)).play()
+    assert checked
 
 
 def test_typed_fields_fill_in_an_observation_without_json():
@@ -59,8 +114,19 @@ def test_results_and_descriptions_round_trip():
     end = {"scores": [1, 2], "winners": [1], "termination": {"how": "normal"}, "seat": 0}
     assert wire.end_match_from_proto(wire.end_match_to_proto(end, "s")) == end
     described = wire.description_from_proto(wire.description_to_proto("b", "1.2", None, "x"))
-    assert described == {"name": "b", "version": "1.2", "protocol_version": 1, "games": None, "summary": "x"}
+    assert described == {"name": "b", "version": "1.2", "protocol_version": 1, "games": None, "summary": "x",
+                         "ignores": frozenset()}
     assert wire.description_from_proto(wire.description_to_proto("b", games=("toy",)))["games"] == ["toy"]
+
+
+def test_a_description_s_ignores_keep_only_what_the_arena_can_skip():
+    message = pb.BotDescription.FromString(
+        wire.description_to_proto("b", ignores=["end_match", "end_hand"]).SerializeToString())
+    assert list(message.ignores) == ["end_hand", "end_match"]
+    assert wire.description_from_proto(message)["ignores"] == {"end_hand", "end_match"}
+    # StartMatch opens the session, and names the arena does not know are harmless: they are dropped
+    odd = pb.BotDescription(ignores=["start_match", "close", "decide", "EndHand", "end_hand"])
+    assert wire.description_from_proto(odd)["ignores"] == {"end_hand"}
 
 
 def test_bad_json_is_refused_with_the_field_named():

@@ -3,7 +3,8 @@
 * ``grpc.decisions_per_s``: whole matches with every seat ``grpc://127.0.0.1:PORT``, a bot server
   (``python -m arena.players.serve random``) running in a process of its own, as a real bot does.
   The clock runs over host creation (a channel per seat, as ``make_host`` makes them) and
-  ``Referee.play()``: Describe, StartMatch, every Decide, EndHand and EndMatch.
+  ``Referee.play()``: Describe, StartMatch and every Decide (the random bot declares that it
+  ignores EndHand and EndMatch, so the arena does not send them).
 * ``grpc.raw_round_trips_per_s``: one unary call after another on one channel to a bare server
   in a process of its own (generic handler, raw bytes: no generated code, no JSON, no engine),
   carrying as many bytes as the average serialized DecisionRequest of those matches and answered

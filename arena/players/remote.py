@@ -123,7 +123,8 @@ class GrpcHost(Host):
     ``ca_file``, ``cert_file``, ``key_file`` and ``server_name`` configure TLS (``grpcs://``); each
     defaults to its environment variable (``ARENA_GRPC_CA``, ...). Without a CA file the system's
     roots are trusted. ``seed`` and ``settings`` are sent to the bot at the start of each match,
-    as a plugin bot's factory receives them.
+    as a plugin bot's factory receives them. The notifications the bot's description says it does
+    not need (``ignores``: ``end_hand``, ``end_match``) are not sent in that match (:attr:`ignored`).
     """
 
     def __init__(
@@ -197,6 +198,7 @@ class GrpcHost(Host):
         self.info = info
         self.session_id = uuid.uuid4().hex
         self.decisions = 0
+        self.ignored = frozenset()
         reply, _ = self._call("Describe", self.stub.Describe, wire.describe_request(arena_version), timeout)
         self.description = wire.description_from_proto(reply)
         version = self.description["protocol_version"]
@@ -208,6 +210,7 @@ class GrpcHost(Host):
                            f"it plays {', '.join(games)}")
         request = wire.start_to_proto(info, self.session_id, self.seed, self.settings)
         self._call("StartMatch", self.stub.StartMatch, request, timeout)
+        self.ignored = self.description["ignores"]  # the referee skips these notifications
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
         self.decisions += 1
@@ -234,6 +237,8 @@ class GrpcHost(Host):
         return wire.decision_from_proto(reply), elapsed
 
     def notify(self, event: str, payload: dict[str, Any], timeout: float) -> None:
+        if event in self.ignored:  # the bot said it does not need it (the referee skips it already)
+            return
         if event == "end_hand":
             self._call("EndHand", self.stub.EndHand, wire.end_hand_to_proto(payload, self.session_id), timeout)
         elif event == "end_match":

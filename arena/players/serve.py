@@ -8,6 +8,11 @@ arena on this machine or another reaches as ``grpc://host:port`` (or launches as
 * ``arena serve-bot NAME --port N`` serves any installed bot (:func:`add_serve_bot_parser`);
   ``python -m arena.players.serve NAME --port N`` is the same command.
 
+A bot whose player does not implement ``end_hand`` (it inherits :class:`Player`'s) says so in its
+description (``BotDescription.ignores``), and the arena does not send EndHand; the same for
+``end_match`` when the player implements neither ``end_match`` nor ``close``. As the isolated host,
+the server finds this out from a player: one made by the factory with no settings and seed 0.
+
 What the bot's code does wrong is reported the way the arena understands: an exception fails the
 call (status UNKNOWN, the arena records a ``crash`` with the exception), an answer that is not a
 string is sent as a Decision without an action (the arena records ``malformed``).
@@ -21,7 +26,6 @@ import os
 import signal
 import sys
 import threading
-import time
 import traceback
 from collections import OrderedDict
 from concurrent import futures
@@ -33,6 +37,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from arena import wire
 from arena.players.base import BotFactory, BotSpec, Player
+from arena.players.hosts import ignored_calls
 from arena.v1 import player_pb2 as pb
 from arena.v1 import player_pb2_grpc
 
@@ -45,7 +50,6 @@ MAX_SESSIONS = 256  # sessions kept at once; beyond that the least recently used
 class _Session:
     player: Player
     lock: threading.Lock = field(default_factory=threading.Lock)
-    used: float = field(default_factory=time.monotonic)
 
 
 def _cause(exc: BaseException) -> str:
@@ -53,8 +57,33 @@ def _cause(exc: BaseException) -> str:
     return f"the bot raised {type(exc).__name__}: {exc}\n" + "".join(lines).strip()
 
 
+def ignorable(player: Player) -> frozenset[str]:
+    """The notifications the arena need not send to ``player`` (see BotDescription.ignores)."""
+    ignored = ignored_calls(player)
+    names = {"end_hand"} & ignored
+    if {"end_match", "close"} <= ignored:  # EndMatch also closes the player: only if it has nothing to close
+        names.add("end_match")
+    return frozenset(names)
+
+
+def _probe(factory: BotFactory) -> frozenset[str]:
+    """:func:`ignorable` for a player made with no settings and seed 0 (nothing, if that fails)."""
+    try:
+        player = factory({}, 0)
+    except Exception:
+        return frozenset()
+    try:
+        return ignorable(player)
+    finally:
+        _close(player)
+
+
 class PlayerService(player_pb2_grpc.PlayerServicer):
-    """The ``arena.v1.Player`` service around a bot factory: one player per session (match)."""
+    """The ``arena.v1.Player`` service around a bot factory: one player per session (match).
+
+    ``ignores`` are the notifications the description says the bot does not need; None: those of
+    a player the factory makes with no settings (:func:`ignorable`).
+    """
 
     def __init__(
         self,
@@ -65,9 +94,12 @@ class PlayerService(player_pb2_grpc.PlayerServicer):
         games: Sequence[str] | None = None,
         summary: str = "",
         max_sessions: int = MAX_SESSIONS,
+        ignores: Sequence[str] | None = None,
     ):
         self.factory = factory
-        self.description = wire.description_to_proto(name, version, tuple(games) if games else None, summary)
+        self.ignores = _probe(factory) if ignores is None else frozenset(ignores)
+        self.description = wire.description_to_proto(name, version, tuple(games) if games else None, summary,
+                                                     self.ignores)
         self.max_sessions = max_sessions
         self.sessions: OrderedDict[str, _Session] = OrderedDict()
         self._lock = threading.Lock()
@@ -77,8 +109,7 @@ class PlayerService(player_pb2_grpc.PlayerServicer):
         with self._lock:
             session = self.sessions.get(session_id)
             if session is not None:
-                self.sessions.move_to_end(session_id)
-                session.used = time.monotonic()
+                self.sessions.move_to_end(session_id)  # the least recently used is dropped first
         if session is None:
             context.abort(grpc.StatusCode.FAILED_PRECONDITION,
                           f"unknown session {session_id!r}: StartMatch first (or the session was dropped)")
@@ -128,15 +159,24 @@ class PlayerService(player_pb2_grpc.PlayerServicer):
             failure = _cause(exc)
         if failure is not None:
             context.abort(grpc.StatusCode.UNKNOWN, failure)
+        needed = self.ignores - ignorable(player)
+        if needed:  # this match's player is of another kind than the probe: describe it right from now on
+            log.warning("session %s: the player implements %s, which the description said it ignores; "
+                        "the arena may skip them in this match (declare ignores=() for this bot)",
+                        request.session_id, ", ".join(sorted(needed)))
+            with self._lock:
+                self.ignores -= needed
+                description = pb.BotDescription()
+                description.CopyFrom(self.description)
+                del description.ignores[:]
+                description.ignores.extend(sorted(self.ignores))
+                self.description = description  # a new message: Describe may be sending the old one
         self._add(request.session_id, player)
         return pb.Ack()
 
     def Decide(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> pb.Decision:
         session = self._session(request.session_id, context)
-        try:
-            observation = wire.observation_from_proto(request)
-        except ValueError as exc:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad DecisionRequest: {exc}")
+        observation = wire.lazy_observation_from_proto(request)  # the JSON is parsed if the bot reads it
         failure = None
         with session.lock:  # one call at a time per player: a late call may still be running
             if not context.is_active():  # the arena gave up while it waited: don't ask the player
@@ -243,12 +283,15 @@ def serve_player(
     max_receive: int = wire.MAX_REQUEST_BYTES,
     max_send: int = wire.MAX_ANSWER_BYTES,
     max_sessions: int = MAX_SESSIONS,
+    ignores: Sequence[str] | None = None,
 ) -> BotServer:
     """Serve ``bot`` on ``host:port`` (port 0: any free port; see ``BotServer.port``) and return at once.
 
     ``bot`` is a BotSpec (its name, summary and games describe it) or a factory
     ``factory(settings, seed) -> Player``. With ``tls_cert`` and ``tls_key`` (PEM files) it serves
     TLS; with ``tls_client_ca`` too it asks the arena for a certificate signed by that CA.
+    ``ignores``: the notifications the arena need not send (None: found from a player the factory
+    makes with no settings; ``()``: every call, for a factory whose players differ by settings).
     """
     from arena import __version__ as arena_version
 
@@ -264,7 +307,7 @@ def serve_player(
         module = sys.modules.get(getattr(factory, "__module__", "") or "")
         version = str(getattr(module, "__version__", arena_version))
     service = PlayerService(factory, name=name, version=version, games=games, summary=summary or "",
-                            max_sessions=max_sessions)
+                            max_sessions=max_sessions, ignores=ignores)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=f"bot-{name}"),
         options=[

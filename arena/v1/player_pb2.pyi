@@ -23,18 +23,20 @@ class DescribeRequest(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., arena_version: _Optional[str] = ...) -> None: ...
 
 class BotDescription(_message.Message):
-    __slots__ = ("name", "version", "protocol_version", "games", "summary")
+    __slots__ = ("name", "version", "protocol_version", "games", "summary", "ignores")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    IGNORES_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     protocol_version: int
     games: _containers.RepeatedScalarFieldContainer[str]
     summary: str
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ..., summary: _Optional[str] = ...) -> None: ...
+    ignores: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ..., summary: _Optional[str] = ..., ignores: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TimeControl(_message.Message):
     __slots__ = ("per_decision", "bank", "increment")

@@ -90,14 +90,14 @@ class PlayerServicer:
         raise NotImplementedError('Method not implemented!')
 
     def EndHand(self, request, context):
-        """A hand ended (every seat is told, whoever acted last).
+        """A hand ended (every seat is told, whoever acted last; not sent if ignores has `end_hand`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def EndMatch(self, request, context):
-        """The match ended; the bot may forget the session.
+        """The match ended; the bot may forget the session (not sent if ignores has `end_match`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
