@@ -129,3 +129,20 @@ def test_observations_carry_the_time_left(registry):
             time_control=TimeControl(1.5, bank=10.0)).play()
     assert seen and seen[0]["time_left"] == 1.5 and seen[0]["bank_left"] == 10.0
     assert all(obs["seat"] == 0 for obs in seen)
+
+
+def test_times_are_rounded_exactly_as_round_does():
+    """The referee's quick rounding of thinking times gives the very float ``round(x, 6)`` gives."""
+    import math
+    import random as stdlib_random
+
+    from arena.referee.match import _round6
+
+    rng = stdlib_random.Random(6)
+    values = [0.0, -0.0, 1e-7, 5e-7, 0.0000005, 0.0000015, 2.5e-6, 0.1234565, 1.0000005, 999.9999995,
+              1e3, 1e9, 1e12, -1.5, math.inf, -math.inf]
+    values += [rng.random() * 10 ** rng.randint(-7, 4) for _ in range(100_000)]
+    values += [n / 1e6 + 5e-7 for n in range(0, 10_000_000, 997)]  # ties in decimal, near ties in binary
+    for value in values:
+        assert repr(_round6(value)) == repr(round(value, 6)), value
+    assert math.isnan(_round6(math.nan))

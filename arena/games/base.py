@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import abc
 import random
+import weakref
 from collections import Counter
 from typing import Any, ClassVar, Mapping, Protocol, Sequence
 
@@ -70,14 +71,19 @@ def shuffle(rng: random.Random, cards: list) -> None:
     This is CPython's ``Random.shuffle`` with ``_randbelow_with_getrandbits`` written inline (the
     tests compare the two, so a Python whose shuffle differs is noticed).
     """
+    steps = _SHUFFLE_STEPS.get(len(cards))
+    if steps is None:  # per size, made once: each position i from the last down, i + 1, and its bit length
+        steps = _SHUFFLE_STEPS[len(cards)] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1))
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 class FixedDecks:
@@ -204,6 +210,7 @@ class GameState(abc.ABC):
         # One row per finished deal entry: {"scores": cumulative per side, ...} (engine-defined extras).
         self.deal_results: list[dict[str, Any]] = []
         self._legal: list[int] | None = None
+        self._action_strings = action_strings(game)  # for legal_actions(): a look-up per action, no call
 
     # -- to implement ------------------------------------------------------------------------
     @abc.abstractmethod
@@ -263,8 +270,8 @@ class GameState(abc.ABC):
         return legal
 
     def legal_actions(self) -> list[str]:
-        name = self.game.action_string
-        return [name(a) for a in self.legal_action_ids()]
+        names = self._action_strings
+        return [names[a] for a in self.legal_action_ids()]
 
     def apply(self, action: str) -> None:
         """Apply an action string for the player to act; illegal ones raise and change nothing."""
@@ -323,13 +330,13 @@ class GameState(abc.ABC):
     def record(self, seats: Sequence[str] | None = None, **extra: Any) -> dict[str, Any]:
         """The game record of ``shared/rules/README.md``, with the results carried along."""
         hands = []
-        name = self.game.action_string
+        names = self._action_strings
         own = type(self).actions_of_deal is GameState.actions_of_deal
         for index, deal in enumerate(self.deals):
             entry: dict[str, Any] = {
                 "dealer": deal["dealer"],
                 "deck": list(deal["deck"]),
-                "actions": [[seat, name(a)] for seat, a in deal["actions"]] if own
+                "actions": [[seat, names[a]] for seat, a in deal["actions"]] if own
                 else [[seat, action] for seat, action in self.actions_of_deal(index)],
             }
             if index < len(self.deal_results):
@@ -345,3 +352,19 @@ class GameState(abc.ABC):
         }
         record.update(extra)
         return record
+
+
+_ACTION_STRINGS: "weakref.WeakKeyDictionary[Game, tuple[str, ...]]" = weakref.WeakKeyDictionary()
+
+
+def action_strings(game: Game) -> tuple[str, ...]:
+    """Every action id's string of ``game``, indexed by id (made once per game: the numbering is fixed).
+
+    Kept here rather than on the game (as a ``cached_property`` would keep it): writing into a game's
+    ``__dict__`` turns its attributes into a plain dict, and CPython's every ``game.x`` look-up in
+    the engines is slower from then on (measured: the bare engine loop, 7 % slower).
+    """
+    table = _ACTION_STRINGS.get(game)
+    if table is None:
+        table = _ACTION_STRINGS[game] = tuple(game.action_string(i) for i in range(game.num_actions))
+    return table

@@ -13,12 +13,11 @@ answer *means* (malformed, illegal) is the referee's business.
 from __future__ import annotations
 
 import abc
-import contextlib
 import signal
 import threading
 import time
 import traceback
-from typing import Any, Iterator
+from typing import Any
 
 from arena.players.base import MatchInfo, Player
 
@@ -75,7 +74,7 @@ except ImportError:  # pragma: no cover - not CPython
     _getsignal, _set_handler = signal.getsignal, signal.signal
 
 
-class _Alarm:
+class _AlarmState:
     """The ``SIGALRM`` deadline of the in-process bot call running in the main thread.
 
     Inside a :func:`deadline_scope` the handler stays installed and the interval timer is armed
@@ -83,13 +82,22 @@ class _Alarm:
     would fire later than that. When it fires early (armed for an earlier call) the handler re-arms
     it for what is left; when no bot call is running it lets it lapse. So a decision costs no
     system call at all, and a bot is still interrupted at its own deadline.
+
+    One instance, :data:`_Alarm`, with slots: assigning a class attribute (as every call sets
+    ``deadline``) would invalidate the class's attribute cache each time.
     """
 
-    depth = 0  # open scopes
-    thread: int | None = None  # the thread that opened them (the main thread)
-    previous: Any = None  # the SIGALRM handler before the first scope
-    deadline: float | None = None  # perf_counter time at which the running call is interrupted
-    armed: float | None = None  # perf_counter time at which the timer fires (None: not armed)
+    __slots__ = ("depth", "thread", "previous", "deadline", "armed")
+
+    def __init__(self) -> None:
+        self.depth = 0  # open scopes
+        self.thread: int | None = None  # the thread that opened them (the main thread)
+        self.previous: Any = None  # the SIGALRM handler before the first scope
+        self.deadline: float | None = None  # perf_counter time at which the running call is interrupted
+        self.armed: float | None = None  # perf_counter time at which the timer fires (None: not armed)
+
+
+_Alarm = _AlarmState()
 
 
 def _arm(seconds: float) -> None:
@@ -114,27 +122,44 @@ def _can_interrupt() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
-@contextlib.contextmanager
-def deadline_scope() -> Iterator[None]:
-    """Keep the ``SIGALRM`` deadline machinery installed for a while (the referee: one match), so
-    each in-process call pays no system call for it. Nestable; does nothing outside the main thread."""
-    if not _can_interrupt():
-        yield
-        return
-    if _Alarm.depth == 0:
+class _DeadlineScope:
+    """What :func:`deadline_scope` returns: a class, cheaper to enter and leave than a generator's
+    context manager (the referee opens one per match). The state is all in :data:`_Alarm`; a scope
+    was entered in this thread exactly when ``_Alarm.depth`` is set and ``_Alarm.thread`` is this
+    thread, since only the main thread opens scopes."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        if _Alarm.depth:
+            if _Alarm.thread == _get_ident():
+                _Alarm.depth += 1
+            return
+        if not _can_interrupt():
+            return
         _Alarm.previous = _set_handler(_SIGALRM, _on_alarm)
-        _Alarm.thread = threading.get_ident()
+        _Alarm.thread = _get_ident()
         _Alarm.deadline = _Alarm.armed = None
-    _Alarm.depth += 1
-    try:
-        yield
-    finally:
+        _Alarm.depth = 1
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if not _Alarm.depth or _Alarm.thread != _get_ident():
+            return
         _Alarm.depth -= 1
         if _Alarm.depth == 0:
             signal.setitimer(signal.ITIMER_REAL, 0)
             _Alarm.deadline = _Alarm.armed = _Alarm.thread = None
             _set_handler(_SIGALRM, _Alarm.previous)
             _Alarm.previous = None
+
+
+_SCOPE = _DeadlineScope()
+
+
+def deadline_scope() -> _DeadlineScope:
+    """Keep the ``SIGALRM`` deadline machinery installed for a while (the referee: one match), so
+    each in-process call pays no system call for it. Nestable; does nothing outside the main thread."""
+    return _SCOPE
 
 
 def call_with_deadline(function: Any, timeout: float, *args: Any) -> tuple[Any, float]:
@@ -203,9 +228,11 @@ def ignored_calls(player: Any) -> frozenset[str]:
     if ignored is None:
         ignored = _IGNORED[kind] = frozenset(
             name for name in _NOTIFICATIONS if getattr(kind, name, None) is getattr(Player, name))
-    own = getattr(player, "__dict__", None)
-    if own and ignored:  # a method set on the object itself counts
-        ignored = frozenset(name for name in ignored if name not in own)
+    # A method set on the object itself counts. Looked up with getattr, not in the player's __dict__:
+    # reading that turns the player's attributes into a plain dict, slower for the bot ever after.
+    if ignored:
+        ignored = frozenset(name for name in ignored
+                            if getattr(getattr(player, name, None), "__func__", None) is getattr(Player, name))
     return ignored
 
 

@@ -10,7 +10,7 @@ from sys import getrefcount
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from arena.games.base import DeckSource, Game, GameState
+from arena.games.base import DeckSource, Game, GameState, action_strings
 from arena.players.base import MatchInfo
 from arena.players.hosts import BotCrash, BotTimeout, Host, deadline_scope
 from arena.referee.clock import Clock, TimeControl
@@ -75,20 +75,22 @@ class Referee:
         self.names = list(names)
         self.seed = seed
         self.state = game.new_match(seed=seed, decks=decks)
-        self.time_control = time_control or TimeControl()
-        self.policy = policy or FaultPolicy()
+        self.time_control = time_control or _DEFAULT_TIME_CONTROL
+        self.policy = policy or _DEFAULT_POLICY
         self.ask_forced = ask_forced  # False: a decision with one legal action is taken without asking
         self.match_id = match_id
         self.on_action = on_action
         self.clocks = [Clock(self.time_control) for _ in hosts]
-        self.times: list[list[float | None]] = []  # per deal entry, aligned with its actions
+        # The thinking time of every action of the match in order (None: not asked), cut into the
+        # record's deal entries at the end: they are aligned with the actions.
+        self.times: list[float | None] = []
         self.faults: list[Fault] = []
         self.side_faults = [0] * game.num_sides
         self._substitute_rng: random.Random | None = None  # made at the first substitution
         self.termination = Termination()
         self._exact_ids = _exact_ids(game)
         self._per_decision = self.time_control.per_decision
-        self._time_left = round(self._per_decision, 6)
+        self._time_left = _round6(self._per_decision)
 
     @property
     def substitute_rng(self) -> random.Random:
@@ -132,11 +134,8 @@ class Referee:
         seat = state.current_player()
         assert seat is not None
         legal_ids = state.legal_action_ids()
-        times, deals = self.times, len(state.deals)
-        while len(times) < deals:  # the thinking times of this deal entry (self._times(), inline)
-            times.append([])
         if len(legal_ids) == 1 and not self.ask_forced:
-            times[deals - 1].append(None)
+            self.times.append(None)
             state.apply_id(legal_ids[0])
             if self.on_action is not None:
                 self.on_action(state, seat, self.game.action_string(legal_ids[0]), None)
@@ -149,7 +148,7 @@ class Referee:
             observation = LazyObservation(legal_actions=legal, time_left=self._time_left, bank_left=None)
         else:
             allowed = clock.allowed()
-            observation = LazyObservation(legal_actions=legal, time_left=round(allowed, 6), bank_left=round(bank, 6))
+            observation = LazyObservation(legal_actions=legal, time_left=_round6(allowed), bank_left=_round6(bank))
         # The rest is built when the bot first reads more (see arena.referee.observation).
         observation._state, observation._seat = state, seat  # LazyObservation.make(), inline
         answer: Any = None
@@ -175,7 +174,7 @@ class Referee:
         if type(answer) is str:  # the usual answer: a legal action string, written canonically
             action_id = self._exact_ids.get(answer)
             if action_id is not None and action_id in legal_ids:
-                times[deals - 1].append(round(elapsed, 6))
+                self.times.append(_round6(elapsed))
                 state.apply_id(action_id)
                 if self.on_action is not None:
                     self.on_action(state, seat, answer, elapsed)
@@ -197,15 +196,8 @@ class Referee:
             return FaultKind.ILLEGAL, f"{answer!r} is not legal in phase {self.state.phase!r}; legal: {legal}"
         return None, ""
 
-    def _times(self) -> list[float | None]:
-        """The thinking times of the current deal entry."""
-        times, deals = self.times, len(self.state.deals)
-        while len(times) < deals:
-            times.append([])
-        return times[deals - 1]
-
     def _apply(self, seat: int, action: str, elapsed: float | None) -> None:
-        self._times().append(None if elapsed is None else round(elapsed, 6))
+        self.times.append(None if elapsed is None else _round6(elapsed))
         self.state.apply(action)
         if self.on_action is not None:
             self.on_action(self.state, seat, action, elapsed)
@@ -285,9 +277,16 @@ class Referee:
         return True
 
     def _end_hand(self, index: int) -> bool:
-        payload = dict(self.state.deal_results[index])
-        payload["hand_index"] = index
-        return self._notify_all("end_hand", lambda seat: payload)
+        payload: dict[str, Any] | None = None  # one for every seat, made only if a seat wants it
+        for seat, host in enumerate(self.hosts):
+            if "end_hand" in getattr(host, "ignored", ()):
+                continue
+            if payload is None:
+                payload = dict(self.state.deal_results[index])
+                payload["hand_index"] = index
+            if not self._notify(seat, "end_hand", payload):
+                return False
+        return True
 
     # -- the result ----------------------------------------------------------------------------
     def _ranking(self) -> list[int]:
@@ -304,17 +303,18 @@ class Referee:
         state = self.state
         ranking = self._ranking()
         winners = [side for side, rank in enumerate(ranking) if rank == 0]
-        think = []
-        for clock in self.clocks:
-            think.append({
-                "decisions": clock.decisions,
-                "total": round(clock.used, 6),
-                "mean": round(clock.used / clock.decisions, 6) if clock.decisions else 0.0,
-            })
+        think = [{
+            "decisions": clock.decisions,
+            "total": _round6(clock.used),
+            "mean": _round6(clock.used / clock.decisions) if clock.decisions else 0.0,
+        } for clock in self.clocks]
         record = state.record(seats=self.names)
-        for index, hand in enumerate(record["hands"]):
-            hand["times"] = self.times[index] if index < len(self.times) else []
-        record["result"].update({"ranking": ranking, "winners": winners, "winner": winners[0] if len(winners) == 1 else None})
+        times, start = self.times, 0
+        for hand in record["hands"]:  # each deal entry's share of the times: one per action
+            end = start + len(hand["actions"])
+            hand["times"] = times[start:end]
+            start = end
+        record["result"].update(ranking=ranking, winners=winners, winner=winners[0] if len(winners) == 1 else None)
         record["termination"] = self.termination.as_dict()
         record["faults"] = [fault.as_dict() for fault in self.faults]
         record["time_control"] = self.time_control.as_dict()
@@ -335,6 +335,9 @@ class Referee:
         return result
 
 
+_DEFAULT_TIME_CONTROL = TimeControl()  # both frozen: one instance serves every match
+_DEFAULT_POLICY = FaultPolicy()
+
 _EXACT_IDS: "weakref.WeakKeyDictionary[Game, dict[str, int]]" = weakref.WeakKeyDictionary()
 
 
@@ -342,9 +345,25 @@ def _exact_ids(game: Game) -> dict[str, int]:
     """Each canonical action string of ``game`` -> its id (what ``game.action_id`` parses, without parsing)."""
     table = _EXACT_IDS.get(game)
     if table is None:
-        table = {game.action_string(i): i for i in range(game.num_actions)}
-        _EXACT_IDS[game] = table
+        table = _EXACT_IDS[game] = {action: i for i, action in enumerate(action_strings(game))}
     return table
+
+
+def _round6(seconds: float) -> float:
+    """``round(seconds, 6)``, the very same float, in half the time (times in records, once a decision).
+
+    ``round`` rounds the exact value to a whole number of millionths ``n`` and returns the float
+    nearest to ``n / 10**6``, as ``n / 1e6`` does. Below ``1e9``, ``seconds * 1e6`` is off the exact
+    product by less than ``2**-23``, so ``round(scaled)`` is that ``n`` whenever ``scaled`` is
+    further than ``1e-6`` from a half; the rest (and zero, negative, huge or non-finite values) go
+    to ``round`` itself.
+    """
+    scaled = seconds * 1e6
+    if 0.0 < scaled < 1e9:
+        whole = round(scaled)
+        if -0.499999 < scaled - whole < 0.499999:
+            return whole / 1e6
+    return round(seconds, 6)
 
 
 def _jsonable(value: Any) -> Any:
