@@ -131,9 +131,18 @@ def _safe_repr(value: Any) -> str:
         return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
 
 
-def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int) -> None:
-    """The child's loop: make the player, then answer one message at a time until told to close."""
+def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: Any = None) -> None:
+    """The child's loop: make the player, then answer one message at a time until told to close.
+
+    ``cpus``: the CPUs the arena's process may run on, which the bot process then keeps to (a fork
+    of the fork server would otherwise have the fork server's): see :func:`arena_cpus`.
+    """
     os.environ["ARENA_BOT_PROCESS"] = "1"  # lets a bot know it is isolated
+    if cpus:
+        try:
+            os.sched_setaffinity(0, cpus)
+        except OSError:  # a CPU the arena had is not ours: run wherever the system lets us
+            pass
     fd = conn.fileno()
     try:
         player: Player = _load(path)(dict(settings), seed)
@@ -199,6 +208,19 @@ def _decode(data: bytes) -> tuple[str, Any]:
     return "garbage", f"an unreadable message from the bot process ({len(data)} bytes)"
 
 
+def arena_cpus() -> set[int] | None:
+    """The CPUs this (the arena's) process may run on, where the platform says so.
+
+    A bot process runs on the same ones. The arena and its bots take turns, never run at once, so
+    nothing is lost when they share a CPU, and much is gained where the arena is kept to one (a
+    tournament worker is, :mod:`arena.tournaments.executors`): handing the turn to a process
+    waiting on another CPU wakes that CPU, which on a virtual machine costs several times the round
+    trip itself (measured in docs/performance.md).
+    """
+    getaffinity = getattr(os, "sched_getaffinity", None)
+    return getaffinity(0) if getaffinity is not None else None
+
+
 class ProcessHost(Host):
     """A bot in its own process, replaced after a crash or a timeout.
 
@@ -222,7 +244,8 @@ class ProcessHost(Host):
     def _spawn(self) -> None:
         parent, child = _CONTEXT.Pipe()
         self.process = _CONTEXT.Process(
-            target=serve, args=(child, self.path, self.settings, self.seed), daemon=True, name=f"bot:{self.path}"
+            target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus()), daemon=True,
+            name=f"bot:{self.path}",
         )
         self.process.start()
         child.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import multiprocessing
+import os
 from typing import Any, Iterable, Iterator, Protocol
 
 from arena.games.base import SeededDecks
@@ -78,6 +79,15 @@ def play_specs(specs: list[dict[str, Any]]) -> list[tuple[bool, Any]]:
     return outcomes
 
 
+def _pin_worker(cpus: Any) -> None:
+    """Pool worker start-up: keep this worker to the next CPU of the pool's list."""
+    cpu = cpus.get()
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except OSError:  # the CPU went away (hot-unplugged, a changed cpuset): run unpinned
+        pass
+
+
 def chunk_size(matches: int, workers: int, most: int = 8) -> int:
     """Matches per task: a few, so that the pool's cost per task (pickling, queues, waking the
     arena) is shared, yet at least four tasks per worker so that the load stays even."""
@@ -91,10 +101,21 @@ class LocalPoolExecutor:
     each result is handed back, and stored, as its task finishes.
     """
 
-    def __init__(self, workers: int, chunk: int | None = None):
+    def __init__(self, workers: int, chunk: int | None = None, pin: bool = True):
         self.workers = max(1, workers)
         self.chunk = chunk
-        self.pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        context = multiprocessing.get_context("spawn")
+        initializer, initargs = None, ()
+        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        if pin and 1 < self.workers <= len(cpus):
+            # One CPU per worker: its matches and its bots' processes stay there (see
+            # arena.players.isolated.arena_cpus), and the workers never compete for one CPU.
+            queue = context.SimpleQueue()
+            for cpu in cpus[:self.workers]:
+                queue.put(cpu)
+            initializer, initargs = _pin_worker, (queue,)
+        self.pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=initializer,
+                                                           initargs=initargs)
 
     def run(self, specs):
         specs = list(specs)
