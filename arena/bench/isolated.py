@@ -10,10 +10,16 @@
   (``send_bytes``/``recv_bytes``, a short answer back): the ceiling of any isolated bot.
 * ``isolated.with_startup_decisions_per_s``: the match rate with the start-up of the bot processes
   counted in, what a tournament sees.
+* ``isolated.one_cpu.*``: the pipe and the matches again with every process of both kept to one
+  CPU, as in a tournament worker (``arena.tournaments.executors``). Where a hand-over between CPUs
+  is slow (virtual machines) the free-placement pipe is several times slower than this one, and
+  the plain ``isolated.ratio`` compares the arena with that slower pipe; these compare like with like.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pickle
 import time
 from typing import Any
@@ -107,6 +113,21 @@ def match_rate(registry: Any, game: Any, seconds: float, seed: int) -> tuple[int
     return decisions, playing, starting, matches
 
 
+@contextlib.contextmanager
+def one_cpu(*pids: int):
+    """Keep this process and ``pids`` to one CPU (processes started meanwhile inherit it or, bot
+    processes, take it from the arena); restore every affinity afterwards."""
+    before = {pid: os.sched_getaffinity(pid) for pid in (0, *pids)}
+    cpu = min(before[0])
+    for pid in before:
+        os.sched_setaffinity(pid, {cpu})
+    try:
+        yield
+    finally:
+        for pid, cpus in before.items():
+            os.sched_setaffinity(pid, cpus)
+
+
 def run(registry: Any, settings: Settings, figures: Figures) -> None:
     from arena.players.isolated import _CONTEXT
 
@@ -137,7 +158,24 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
             figures.add("isolated.startup_ms", 1000 * starting / (matches * game.players), "ms",
                         "starting one isolated bot process, until it answers")
 
-        interleave(settings.repeat, pipe, isolated)
+        def pipe_one_cpu(run: int) -> None:
+            with one_cpu(process.pid):
+                rate = pipe_rate(parent, payload, settings.seconds)
+            rates[run, "pipe_one"] = rate
+            figures.add("isolated.one_cpu.pipe_round_trips_per_s", rate, "round trips/s",
+                        "the raw round trips, both processes kept to one CPU")
+
+        def isolated_one_cpu(run: int) -> None:
+            with one_cpu(process.pid):
+                decisions, playing, _, _ = match_rate(registry, game, settings.seconds, run)
+            rates[run, "isolated_one"] = decisions / playing
+            figures.add("isolated.one_cpu.decisions_per_s", decisions / playing, "decisions/s",
+                        f"{game.title}: the isolated matches, the arena and its bots kept to one CPU")
+
+        steps = [pipe, isolated]
+        if hasattr(os, "sched_setaffinity"):
+            steps += [pipe_one_cpu, isolated_one_cpu]
+        interleave(settings.repeat, *steps)
     finally:
         parent.close()
         process.join(5)
@@ -147,3 +185,6 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
     for run in range(settings.repeat):
         figures.ratio("isolated.ratio", rates[run, "isolated"], rates[run, "pipe"],
                       "isolated decisions/s over raw pipe round trips/s", TARGET)
+        if (run, "pipe_one") in rates:
+            figures.ratio("isolated.one_cpu.ratio", rates[run, "isolated_one"], rates[run, "pipe_one"],
+                          "the same ratio with everything on one CPU")
