@@ -29,6 +29,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def run_one_command(prog: str, command: str, add_parser: Any, argv: Sequence[str] | None = None) -> int:
+    """One ``arena`` command run on its own (``python -m arena.bench``, ``python -m arena.players.serve``):
+    ``add_parser(subparsers)`` adds it, as it does to the ``arena`` command's parser."""
+    parser = argparse.ArgumentParser(prog=prog)
+    add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args([command, *(sys.argv[1:] if argv is None else argv)])
+    try:
+        return args.run(args)
+    except ArenaError as exc:
+        print(f"arena {command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena", description="Trick Arena: bot tournaments for trick-taking card games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -136,14 +136,6 @@ def table(report: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m arena.bench")
-    subparsers = parser.add_subparsers(dest="command")
-    add_bench_parser(subparsers)
-    args = parser.parse_args(["bench", *(sys.argv[1:] if argv is None else argv)])
-    from arena.errors import ArenaError
+    from arena.cli import run_one_command
 
-    try:
-        return args.run(args)
-    except ArenaError as exc:
-        print(f"arena bench: error: {exc}", file=sys.stderr)
-        return 2
+    return run_one_command("python -m arena.bench", "bench", add_bench_parser, argv)

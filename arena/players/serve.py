@@ -395,17 +395,9 @@ def cmd_serve_bot(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m arena.players.serve")
-    subparsers = parser.add_subparsers(dest="command")
-    add_serve_bot_parser(subparsers)
-    args = parser.parse_args(["serve-bot", *(sys.argv[1:] if argv is None else argv)])
-    from arena.errors import ArenaError
+    from arena.cli import run_one_command
 
-    try:
-        return args.run(args)
-    except ArenaError as exc:
-        print(f"arena serve-bot: error: {exc}", file=sys.stderr)
-        return 2
+    return run_one_command("python -m arena.players.serve", "serve-bot", add_serve_bot_parser, argv)
 
 
 if __name__ == "__main__":

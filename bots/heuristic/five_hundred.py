@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from arena.games.five_hundred.cards import suit_ranks as engine_suit_ranks
 from arena.players.base import MatchInfo, Player
 
 SUITS = "SCDH"
@@ -29,17 +30,8 @@ PARTNER_TRICKS = {2: 0.0, 3: 0.0, 4: 1.6, 5: 0.8, 6: 2.4}  # what the rest of on
 
 
 def suit_ranks(players: int, suit: str) -> list[str]:
-    """The ranks of one suit in the pack of ``players`` (five_hundred.md §2.1, §2.2), low to high."""
-    red = suit in "DH"
-    if players in (2, 3):
-        low = ["7", "8", "9", "10"]
-    elif players == 4:
-        low = [str(r) for r in range(4 if red else 5, 11)]
-    elif players == 5:
-        low = [str(r) for r in range(2, 11)]
-    else:
-        low = [str(r) for r in range(2, 11)] + ["11", "12"] + (["13"] if red else [])
-    return low + ["J", "Q", "K", "A"]
+    """The ranks of one suit in the pack of ``players``, low to high: the engine's pack (§2.1, §2.2)."""
+    return engine_suit_ranks(players, SUITS.index(suit))
 
 
 def full_pack(players: int) -> list[str]:
