@@ -187,4 +187,4 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
                       "isolated decisions/s over raw pipe round trips/s", TARGET)
         if (run, "pipe_one") in rates:
             figures.ratio("isolated.one_cpu.ratio", rates[run, "isolated_one"], rates[run, "pipe_one"],
-                          "the same ratio with everything on one CPU")
+                          "the same ratio with everything on one CPU (as in a tournament worker)", TARGET)
