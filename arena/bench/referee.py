@@ -95,6 +95,13 @@ def referee_loop(registry: Any, game: Any, seconds: float, seed: int = 0) -> tup
             return decisions, matches, playing
 
 
+def add_to(totals: dict, key: tuple[int, str], decisions: int, elapsed: float) -> None:
+    """Sum one game's decisions and seconds into ``totals[key]`` (the four games' combined ratio)."""
+    total = totals.setdefault(key, [0, 0.0])
+    total[0] += decisions
+    total[1] += elapsed
+
+
 def run(registry: Any, settings: Settings, figures: Figures) -> None:
     totals: dict[tuple[int, str], list[float]] = {}
     for name in bundled_games(registry):
@@ -107,18 +114,14 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
             rates[run, "bare"] = decisions / elapsed
             figures.add(f"referee.{name}.bare_decisions_per_s", decisions / elapsed, "decisions/s",
                         f"{game.title}: the bare engine loop (strings, random choice, forced actions not counted)")
-            totals.setdefault((run, "bare"), [0, 0.0])
-            totals[run, "bare"][0] += decisions
-            totals[run, "bare"][1] += elapsed
+            add_to(totals, (run, "bare"), decisions, elapsed)
 
         def refereed(run: int, name: str = name, game: Any = game) -> None:
             decisions, _, elapsed = referee_loop(registry, game, settings.seconds, seed=run)
             rates[run, "referee"] = decisions / elapsed
             figures.add(f"referee.{name}.decisions_per_s", decisions / elapsed, "decisions/s",
                         f"{game.title}: whole matches of in-process random bots through the referee")
-            totals.setdefault((run, "referee"), [0, 0.0])
-            totals[run, "referee"][0] += decisions
-            totals[run, "referee"][1] += elapsed
+            add_to(totals, (run, "referee"), decisions, elapsed)
 
         interleave(settings.repeat, bare, refereed)
         for run in range(settings.repeat):
