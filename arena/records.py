@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from arena.errors import ArenaError, IllegalActionError, RecordError
-from arena.games.base import FixedDecks, Game, GameState
+from arena.games.base import RECORD_FORMATS, FixedDecks, Game, GameState
 
 
 @dataclass
@@ -57,6 +57,9 @@ def replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any
         from arena.plugins import get_registry
 
         make_game = get_registry().game
+    fmt = record.get("format", RECORD_FORMATS[-1])
+    if fmt not in RECORD_FORMATS:
+        raise RecordError(f"the record's format {fmt!r} is not one this arena reads ({', '.join(RECORD_FORMATS)})")
     for key, kind in (("game", str), ("hands", list)):
         if not isinstance(record.get(key), kind):
             raise RecordError(f"the record has no {key!r} {kind.__name__}")

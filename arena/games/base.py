@@ -26,6 +26,7 @@ To add a game: subclass both classes, declare ``name``, ``title``, ``option_tabl
 from __future__ import annotations
 
 import abc
+import enum
 import random
 import weakref
 from collections import Counter
@@ -33,6 +34,38 @@ from typing import Any, ClassVar, Mapping, Protocol, Sequence
 
 from arena.errors import IllegalActionError, RecordError
 from arena.options import OptionTable
+
+
+RECORD_FORMAT = "trick-arena-record/2"
+# Formats ``arena verify`` reads: /1 (before the shared vocabulary) differs only in the engine-defined
+# extras of each hand's result, which replaying recomputes and never trusts.
+RECORD_FORMATS = ("trick-arena-record/1", RECORD_FORMAT)
+
+
+class MatchEnd(str, enum.Enum):
+    """How a match ended: the ``end`` of :meth:`GameState.result` (None while it goes on)."""
+
+    TARGET = "target"  # a side reached the score that wins
+    LOSING_SCORE = "losing_score"  # a side fell to the score that loses (Five Hundred's -500)
+    ELIMINATION = "elimination"  # sides were knocked out until one was left (56)
+    PENALTY = "penalty"  # a rule breach decided the match (All Fours' serious revoke)
+    HAND_LIMIT = "hand_limit"  # stopped at the ``max_hands`` option, not by the rules
+
+    def __str__(self) -> str:
+        return self.value
+
+
+# The shared vocabulary (docs/game-interface.md): keys every game's observation carries with the
+# same meaning. A game may add keys of its own; the conformance kit (arena.testing) checks these.
+OBSERVATION_KEYS = (
+    "game", "seat", "side", "players", "phase", "hand_index", "hands_played", "dealer", "to_act",
+    "hand", "legal_actions", "history", "scores", "trump", "contract", "active_seats", "hand_sizes",
+    "trick", "leader", "tricks", "last_trick", "tricks_won", "tricks_won_by_seat", "last_result",
+)
+# Keys every finished hand's result (``record["hands"][i]["result"]``, ``last_result``) carries.
+HAND_RESULT_KEYS = ("scores", "changes", "end", "contract", "tricks_won", "tricks")
+# Keys of :meth:`GameState.result`.
+RESULT_KEYS = ("over", "scores", "winner", "winners", "ranking", "end")
 
 
 class DeckSource(Protocol):
@@ -250,6 +283,10 @@ class GameState(abc.ABC):
     def clone(self) -> "GameState":
         """An independent copy (for search bots)."""
 
+    def match_end(self) -> MatchEnd | None:
+        """How the match ended (a :class:`MatchEnd`), or None while it goes on."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how its match ended")
+
     # -- provided ----------------------------------------------------------------------------
     def winners(self) -> list[int]:
         """The sides in first place once the match is over (more than one for a shared win)."""
@@ -319,12 +356,17 @@ class GameState(abc.ABC):
     def result(self) -> dict[str, Any]:
         """The outcome so far: scores, winner(s), ranks, and whether the match is over."""
         over = self.is_over()
+        try:  # (until every engine implements match_end)
+            end = self.match_end() if over else None
+        except NotImplementedError:
+            end = None
         return {
             "over": over,
             "scores": self.scores(),
             "winner": self.winner(),
             "winners": self.winners(),
             "ranking": self.ranking() if over else None,
+            "end": None if end is None else end.value,
         }
 
     def record(self, seats: Sequence[str] | None = None, **extra: Any) -> dict[str, Any]:
@@ -343,7 +385,7 @@ class GameState(abc.ABC):
                 entry["result"] = self.deal_results[index]
             hands.append(entry)
         record: dict[str, Any] = {
-            "format": "trick-arena-record/1",
+            "format": RECORD_FORMAT,
             "game": self.game.name,
             "options": dict(self.game.options),
             "seats": list(seats) if seats is not None else [f"seat{i}" for i in range(self.game.players)],
