@@ -283,6 +283,12 @@ class GameState(abc.ABC):
     def clone(self) -> "GameState":
         """An independent copy (for search bots)."""
 
+    def hidden_cards(self, seat: int) -> frozenset[str]:
+        """The cards ``seat`` may not see at this moment: other seats' hands (less any card they
+        have exposed) and undisclosed kitty, stock or discards. The conformance kit checks that no
+        observation of ``seat`` shows one of them; search bots' deal samplers start from it."""
+        raise NotImplementedError(f"{type(self).__name__} does not say which cards are hidden")
+
     def match_end(self) -> MatchEnd | None:
         """How the match ended (a :class:`MatchEnd`), or None while it goes on."""
         raise NotImplementedError(f"{type(self).__name__} does not say how its match ended")
