@@ -1,4 +1,4 @@
-"""The worked cases of §14 of shared/rules/all_fours.md (TAF-01 … TAF-18), one test each.
+"""The worked cases of §14 of docs/games/all_fours.md (TAF-01 … TAF-18), one test each.
 
 Conventions of §14: four players, dealer seat 3, eldest seat 0, sides A = {0, 2} and B = {1, 3}.
 Positions are dealt from explicit decks built by ``deck_for`` (the inverse of the dealing procedure).
@@ -17,6 +17,7 @@ from arena.games.all_fours.scoring import game_point
 from arena.games.base import FixedDecks, SeededDecks
 
 HEARTS, CLUBS, SPADES = SUITS.index("H"), SUITS.index("C"), SUITS.index("S")
+FOUR, TWO = AllFoursGame(), AllFoursGame({"players": 2})  # deck_for's deals: four players (or two), packets of three
 
 
 def start(decks, scores=None, dealer=3, **options):
@@ -55,7 +56,7 @@ def cards(*tokens):
     [("AS", 1, 1), ("6D", 2, 0), ("JC", 3, 3), ("KH", 0, 0), ("2D", 0, 2)],
 )
 def test_taf01_kick_values(turn_up, trinidad, tobago):
-    deck = deck_for({}, turn_up)
+    deck = deck_for(FOUR, 3, {}, turn_up=turn_up)
     assert start([deck]).scores() == [0, trinidad]
     assert start([deck], kick_values="tobago").scores() == [0, tobago]
     state = start([deck])
@@ -64,7 +65,7 @@ def test_taf01_kick_values(turn_up, trinidad, tobago):
 
 # -- TAF-02 ------------------------------------------------------------------------------------------
 def test_taf02_kick_wins_the_game():
-    state = start([deck_for({}, "JH")], scores=(5, 12))
+    state = start([deck_for(FOUR, 3, {}, turn_up="JH")], scores=(5, 12))
     assert state.scores() == [5, 15]
     assert state.is_over() and state.winner() == 1 and state.ranking() == [1, 0]
     assert state.current_player() is None and state.legal_actions() == []
@@ -75,7 +76,7 @@ def test_taf02_kick_wins_the_game():
 
 # -- TAF-03 ------------------------------------------------------------------------------------------
 def test_taf03_stand():
-    state = start([deck_for({}, "4H")])
+    state = start([deck_for(FOUR, 3, {}, turn_up="4H")])
     assert state.legal_actions() == ["stand", "beg"]
     state.apply("stand")
     obs = state.observation(0)
@@ -88,7 +89,7 @@ def test_taf03_stand():
 
 # -- TAF-04 ------------------------------------------------------------------------------------------
 def test_taf04_beg_give_one():
-    state = start([deck_for({}, "9C")], scores=(5, 7))
+    state = start([deck_for(FOUR, 3, {}, turn_up="9C")], scores=(5, 7))
     state.apply("beg")
     assert state.current_player() == 3 and state.legal_actions() == ["give one", "run"]
     state.apply("give one")
@@ -98,7 +99,7 @@ def test_taf04_beg_give_one():
 
 # -- TAF-05 ------------------------------------------------------------------------------------------
 def test_taf05_give_one_ends_the_game():
-    state = start([deck_for({}, "9C")], scores=(13, 10))
+    state = start([deck_for(FOUR, 3, {}, turn_up="9C")], scores=(13, 10))
     state.apply("beg")
     state.apply("give one")
     assert state.scores() == [14, 10] and state.is_over() and state.winner() == 0
@@ -108,7 +109,7 @@ def test_taf05_give_one_ends_the_game():
 
 # -- TAF-06 ------------------------------------------------------------------------------------------
 def test_taf06_run_the_pack_same_suit_first():
-    deck = deck_for({}, "KC", [({}, "AC"), ({}, "JD")], last_suits="D")
+    deck = deck_for(FOUR, 3, {}, turn_up="KC", runs=[({}, "AC"), ({}, "JD")], last_suits="D")
     state = start([deck])
     state.apply("beg")
     state.apply("run")
@@ -125,8 +126,8 @@ def test_taf06_run_the_pack_same_suit_first():
 
 # -- TAF-07 ------------------------------------------------------------------------------------------
 def test_taf07_pack_exhausted():
-    first = deck_for({}, "5S", [({}, "7S"), ({}, "6S")])
-    second = deck_for({}, "6C")
+    first = deck_for(FOUR, 3, {}, turn_up="5S", runs=[({}, "7S"), ({}, "6S")])
+    second = deck_for(FOUR, 3, {}, turn_up="6C")
     state = start([first, second])
     state.apply("beg")
     state.apply("run")
@@ -157,7 +158,7 @@ def test_taf08_legal_plays(led, hand, legal):
 
 
 def test_taf08_legal_plays_in_the_engine():
-    deck = deck_for({0: ["KC"], 1: ["3C", "5H", "9D", "8D", "7S", "2S"]}, "4H", last_suits="CH")
+    deck = deck_for(FOUR, 3, {0: ["KC"], 1: ["3C", "5H", "9D", "8D", "7S", "2S"]}, turn_up="4H", last_suits="CH")
     state = start([deck])
     state.apply("stand")
     state.apply("play KC")
@@ -169,7 +170,7 @@ def test_taf08_legal_plays_in_the_engine():
 # -- TAF-09 ------------------------------------------------------------------------------------------
 def test_taf09_trick_winner():
     assert trick_winner(cards("KC", "AC", "2H", "QC"), HEARTS) == 2
-    deck = deck_for({0: ["KC"], 1: ["AC"], 2: ["2H"], 3: ["QC"]}, "4H", last_suits="CH")
+    deck = deck_for(FOUR, 3, {0: ["KC"], 1: ["AC"], 2: ["2H"], 3: ["QC"]}, turn_up="4H", last_suits="CH")
     state = start([deck])
     state.apply("stand")
     play(state, "KC", "AC", "2H", "QC")
@@ -193,7 +194,7 @@ def test_taf10_no_undertrump(hand, default, no_undertrump):
 
 
 def test_taf10_no_undertrump_in_the_engine():
-    deck = deck_for({0: ["5C"], 1: ["QH"], 2: ["3H", "7C", "9D"]}, "4H", last_suits="CH")
+    deck = deck_for(FOUR, 3, {0: ["5C"], 1: ["QH"], 2: ["3H", "7C", "9D"]}, turn_up="4H", last_suits="CH")
     for option, legal in ((False, ["play 7C", "play 3H"]), (True, ["play 7C"])):
         state = start([deck], no_undertrump=option)
         state.apply("stand")
@@ -219,7 +220,7 @@ TAF11_TRICKS = [
 
 
 def taf11(scores=None):
-    state = start([deck_for(TAF11_HANDS, "4H")], scores)
+    state = start([deck_for(FOUR, 3, TAF11_HANDS, turn_up="4H")], scores)
     state.apply("stand")
     return state
 
@@ -247,7 +248,7 @@ def test_taf11_complete_hand():
 
 
 def test_taf11_hang_jack_classic_value():
-    state = start([deck_for(TAF11_HANDS, "4H")], hang_jack_points=1)
+    state = start([deck_for(FOUR, 3, TAF11_HANDS, turn_up="4H")], hang_jack_points=1)
     state.apply("stand")
     for trick, _ in TAF11_TRICKS:
         play(state, *trick)
@@ -272,8 +273,8 @@ def test_taf17_next_dealer_after_a_completed_hand():
 
 
 def test_taf17_redeal_keeps_the_dealer():
-    first = deck_for({}, "5S", [({}, "7S"), ({}, "8S")])
-    state = start([first, deck_for({}, "4C")])
+    first = deck_for(FOUR, 3, {}, turn_up="5S", runs=[({}, "7S"), ({}, "8S")])
+    state = start([first, deck_for(FOUR, 3, {}, turn_up="4C")])
     state.apply("beg")
     state.apply("run")
     assert [deal["dealer"] for deal in state.deals] == [3, 3]
@@ -282,7 +283,7 @@ def test_taf17_redeal_keeps_the_dealer():
 # -- TAF-13 ------------------------------------------------------------------------------------------
 def test_taf13_jack_kept_by_its_own_side():
     hands = {0: ["2C", "9S"], 1: ["3C", "2S"], 2: ["AC", "JS"], 3: ["4C", "4S"]}
-    state = start([deck_for(hands, "5S", last_suits="SC")])
+    state = start([deck_for(FOUR, 3, hands, turn_up="5S", last_suits="SC")])
     state.apply("stand")
     play(state, "2C", "3C", "AC", "4C", "JS", "4S", "9S", "2S")
     assert state.observation(0)["last_trick"]["winner"] == 2
@@ -292,7 +293,7 @@ def test_taf13_jack_kept_by_its_own_side():
 
 def test_taf13_jack_won_by_the_holders_partner():
     hands = {0: ["2C", "QS"], 1: ["3C", "4S"], 2: ["AC", "JS"], 3: ["4C", "3S"]}
-    state = start([deck_for(hands, "5S", last_suits="SC")])
+    state = start([deck_for(FOUR, 3, hands, turn_up="5S", last_suits="SC")])
     state.apply("stand")
     play(state, "2C", "3C", "AC", "4C", "JS", "3S", "QS", "4S")
     assert state.observation(0)["last_trick"]["winner"] == 0
@@ -302,7 +303,7 @@ def test_taf13_jack_won_by_the_holders_partner():
 
 # -- TAF-14 ------------------------------------------------------------------------------------------
 def test_taf14_single_trump_counts_three_times():
-    state = start([deck_for({1: ["JH"]}, "7H", last_suits="H")])
+    state = start([deck_for(FOUR, 3, {1: ["JH"]}, turn_up="7H", last_suits="H")])
     assert [c for s in range(4) for c in state.observation(s)["hand"] if c.endswith("H")] == ["JH"]
     state.apply("stand")
     play_out(state)
@@ -325,7 +326,7 @@ TAF15_PLAY = ["KS", "AS", "QS", "JS", "AC", "QC", "JC", "KC", "AD", "QD", "JD", 
 
 @pytest.mark.parametrize("tie, changes", [("none", [1, 2]), ("eldest", [2, 2])])
 def test_taf15_game_tie(tie, changes):
-    state = start([deck_for(TAF15_HANDS, "4H")], game_tie=tie)
+    state = start([deck_for(FOUR, 3, TAF15_HANDS, turn_up="4H")], game_tie=tie)
     state.apply("stand")
     play(state, *TAF15_PLAY)
     result = state.deal_results[0]
@@ -337,8 +338,8 @@ def test_taf15_game_tie(tie, changes):
 # -- TAF-16 ------------------------------------------------------------------------------------------
 def test_taf16_two_players_runs_until_the_pack_is_exhausted():
     spades = ["3S", "4S", "5S", "7S", "8S", "9S"]
-    deck = deck_for({}, spades[0], [({}, t) for t in spades[1:]], players=2, dealer=1, last_suits="S")
-    state = start([deck, deck_for({}, "4C", players=2, dealer=1)], dealer=1, players=2)
+    deck = deck_for(TWO, 1, {}, turn_up=spades[0], runs=[({}, t) for t in spades[1:]], last_suits="S")
+    state = start([deck, deck_for(TWO, 1, {}, turn_up="4C")], dealer=1, players=2)
     assert state.current_player() == 0  # the non-dealer is eldest
     state.apply("beg")
     assert state.current_player() == 1
@@ -350,7 +351,7 @@ def test_taf16_two_players_runs_until_the_pack_is_exhausted():
 
 def test_taf16_two_players_fifth_run_changes_suit():
     turn_ups = ["3S", "4S", "5S", "7S", "8S", "9D"]
-    deck = deck_for({}, turn_ups[0], [({}, t) for t in turn_ups[1:]], players=2, dealer=1, last_suits="S")
+    deck = deck_for(TWO, 1, {}, turn_up=turn_ups[0], runs=[({}, t) for t in turn_ups[1:]], last_suits="S")
     state = start([deck], dealer=1, players=2)
     state.apply("beg")
     state.apply("run")
@@ -363,7 +364,7 @@ def test_taf16_two_players_fifth_run_changes_suit():
 
 # -- TAF-18 ------------------------------------------------------------------------------------------
 def test_taf18_serious_revoke_loses_the_game():
-    deck = deck_for({0: ["8C"], 1: ["KC", "4C", "9D"]}, "5C", last_suits="C")
+    deck = deck_for(FOUR, 3, {0: ["8C"], 1: ["KC", "4C", "9D"]}, turn_up="5C", last_suits="C")
     state = start([deck], illegal_play_mode="penalize")
     state.apply("stand")
     state.apply("play 8C")
@@ -375,11 +376,11 @@ def test_taf18_serious_revoke_loses_the_game():
     state.apply_id(state.legal_action_ids()[0])
     assert state.is_over() and state.winner() == 0 and state.ranking() == [0, 1]
     assert state.deal_results[0]["end"] == "lost_by_revoke"
-    assert state.result()["how"] == "revoke"
+    assert state.result()["end"] == "penalty"
 
 
 def test_taf18_ordinary_revoke_point_and_no_game():
-    deck = deck_for({0: ["8C"], 1: ["4C", "3C", "9D"]}, "5C", last_suits="CD")
+    deck = deck_for(FOUR, 3, {0: ["8C"], 1: ["4C", "3C", "9D"]}, turn_up="5C", last_suits="CD")
     state = start([deck], illegal_play_mode="penalize")
     state.apply("stand")
     play(state, "8C", "9D")
@@ -396,7 +397,7 @@ def test_taf18_ordinary_revoke_point_and_no_game():
 
 
 def test_reject_mode_refuses_a_revoke():
-    deck = deck_for({0: ["8C"], 1: ["KC", "4C", "9D"]}, "5C", last_suits="C")
+    deck = deck_for(FOUR, 3, {0: ["8C"], 1: ["KC", "4C", "9D"]}, turn_up="5C", last_suits="C")
     state = start([deck])
     state.apply("stand")
     state.apply("play 8C")

@@ -92,11 +92,12 @@ def stand_or_beg(hand, scores=(0, 0), turn_up="6S", phase="stand_or_beg"):
     seat = 2 if phase == "stand_or_beg" else 1
     return {
         "game": "all_fours", "seat": seat, "side": seat % 2, "players": 4, "phase": phase,
-        "hand_index": 0, "dealer": 1, "eldest": 2, "hand": hand, "legal_actions": legal, "to_act": seat,
+        "hand_index": 0, "hands_played": 0, "dealer": 1, "eldest": 2, "hand": hand, "legal_actions": legal, "to_act": seat,
         "history": [] if phase == "stand_or_beg" else [[2, "beg"]], "scores": list(scores),
         "target_score": 14, "contract": None, "trump": None, "proposed_suit": turn_up[-1],
         "turn_up": turn_up, "turn_ups": [turn_up], "stock_count": 27, "runs": 0, "points": [],
         "trick": [], "leader": None, "tricks": [], "last_trick": None, "tricks_won": [0, 0],
+        "tricks_won_by_seat": [0, 0, 0, 0], "active_seats": [0, 1, 2, 3], "last_result": None,
         "game_counts": [0, 0], "hand_sizes": [6, 6, 6, 6], "revokes": [], "game_barred": [False, False],
     }
 
@@ -105,7 +106,7 @@ def playing(hand, trick, trump="S", seat=0):
     legal = [f"play {c}" for c in hand]
     obs = stand_or_beg(hand)
     obs.update(seat=seat, side=seat % 2, phase="play", legal_actions=legal, to_act=seat, trump=trump,
-               contract={"trump": trump, "how": "stand", "runs": 0}, trick=[list(t) for t in trick],
+               contract={"trump": trump, "decision": "stand", "runs": 0}, trick=[list(t) for t in trick],
                leader=trick[0][0] if trick else seat,
                hand_sizes=[len(hand) if s == seat else 6 - any(p == s for p, _ in trick) for s in range(4)])
     return obs
@@ -117,17 +118,17 @@ def decide(obs):
     return bot.act(obs)
 
 
-def test_eldest_begs_with_a_weak_trump_holding_and_stands_with_a_strong_one():  # rules §6
+def test_eldest_begs_with_a_weak_trump_holding_and_stands_with_a_strong_one():  # docs/games/all_fours.md §7.1
     assert decide(stand_or_beg(["4C", "7C", "8D", "9D", "3H", "KH"])) == "beg"  # no trump at all
     assert decide(stand_or_beg(["5S", "4C", "7C", "8D", "3H", "KH"])) == "beg"  # one middling trump
     assert decide(stand_or_beg(["AS", "KS", "JS", "QS", "3H", "5H"])) == "stand"
 
 
-def test_eldest_begs_when_the_given_point_wins_the_game():  # §6.3: give one scores a point
+def test_eldest_begs_when_the_given_point_wins_the_game():  # §7.2: give one scores a point
     assert decide(stand_or_beg(["AS", "KS", "JS", "QS", "3H", "5H"], scores=(13, 5))) == "beg"
 
 
-def test_dealer_runs_the_pack_rather_than_hand_the_opponents_the_game():  # §6.3, §10
+def test_dealer_runs_the_pack_rather_than_hand_the_opponents_the_game():  # §7.2, §10
     strong = ["AS", "KS", "JS", "2S", "3H", "5H"]
     assert decide(stand_or_beg(strong, scores=(13, 5), phase="give_or_run")) == "run"
     assert decide(stand_or_beg(strong, scores=(5, 5), phase="give_or_run")) == "give one"

@@ -1,4 +1,4 @@
-"""Options (§3), the action strings of rules/README.md, and the match-level helpers."""
+"""Options (docs/games/all_fours.md §3), the action strings (§12a), and the match-level helpers."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_unfinished_match_is_ranked_by_score():
     while not state.is_over():
         state.apply_id(state.legal_action_ids()[-1])
     scores = state.scores()
-    assert state.result()["how"] == "unfinished" and len(state.deals) == 1
+    assert state.result()["end"] == "hand_limit" and len(state.deals) == 1
     assert state.ranking() == [int(scores[0] < scores[1]), int(scores[1] < scores[0])]
 
 

@@ -1,7 +1,7 @@
 """Random seeded playouts (over 1000 matches) checked action by action against a reference model.
 
 The reference model below re-implements the rules at the level of card tokens, straight from the
-specification's wording (§6-§11), and follows each match from the decks the engine dealt: it must
+wording of docs/games/all_fours.md (§6-§11), and follows each match from the decks the engine dealt: it must
 agree with the engine on who acts, the legal actions, every scoring event in order, the scores,
 when a record entry ends (hand counted, pack exhausted, game won) and who deals next. On top of
 that the engine's own state is checked for conservation of cards and hand sizes, observations for
@@ -33,7 +33,7 @@ def rank(card):
 
 
 class Reference:
-    """All Fours by the letter of the specification, on tokens (slow and plain on purpose)."""
+    """All Fours by the letter of the rules page, on tokens (slow and plain on purpose)."""
 
     def __init__(self, options, dealer):
         self.o, self.n, self.dealer = options, options["players"], dealer
@@ -245,7 +245,9 @@ def check_observations(state, n):
         json.dumps(obs)
         own = {PACK[c] for c in range(52) if state.hands[seat] >> c & 1}
         assert set(obs["hand"]) == own
-        assert tokens_in(obs, set()) <= own | public, f"seat {seat} sees hidden cards"
+        # last_result is the previous entry's result as recorded (public); the rest shows only this entry
+        assert obs["last_result"] == (state.deal_results[-1] if state.deal_results else None)
+        assert tokens_in({k: v for k, v in obs.items() if k != "last_result"}, set()) <= own | public, f"seat {seat} sees hidden cards"
         assert obs["legal_actions"] == (state.legal_actions() if state.current_player() == seat else [])
 
 
@@ -314,14 +316,14 @@ def play_match(game, seed, rng, lawful_bias=0.0):
         actions += 1
     # §10: the end of the game
     scores, target = state.scores(), game.options["target_score"]
-    if state.result()["how"] == "target":
+    if state.result()["end"] == "target":
         assert scores[state.winner()] >= target and scores[1 - state.winner()] < target
-    elif state.result()["how"] == "unfinished":
+    elif state.result()["end"] == "hand_limit":
         assert max(scores) < target and len(state.deals) == game.options["max_hands"]
         assert state.ranking() == [int(scores[0] < scores[1]), int(scores[1] < scores[0])]
     else:
-        assert state.result()["how"] == "revoke" and max(scores) < target
-    assert state.winner() == ref.winner or state.result()["how"] == "unfinished"
+        assert state.result()["end"] == "penalty" and max(scores) < target
+    assert state.winner() == ref.winner or state.result()["end"] == "hand_limit"
     return state
 
 

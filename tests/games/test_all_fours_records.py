@@ -66,7 +66,7 @@ def test_round_trip_with_a_redealt_hand():
 
 
 def test_round_trip_ending_with_give_one():
-    state = find_match({}, lambda s: s.deal_results[-1]["how"] == "give one" and not s.deal_results[-1]["tricks"])
+    state = find_match({}, lambda s: s.deal_results[-1]["decision"] == "give one" and not s.deal_results[-1]["tricks"])
     record = round_trip(state)
     assert record["hands"][-1]["actions"][-1][1] == "give one"
 

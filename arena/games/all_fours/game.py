@@ -1,30 +1,23 @@
-"""The configured game: options, the fixed action numbering, and the tables deals are made from."""
+"""The configured game: options checked and turned into the tables deals are made from; the action
+numbering is :mod:`arena.games.all_fours.actions`'s."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from arena.cards import normalize_card
-from arena.games.all_fours.cards import CARD_OF, PACK, kick_table
+from arena.games.all_fours import actions
+from arena.games.all_fours.cards import kick_table
 from arena.games.all_fours.dealing import first_deal_seats, run_seats
 from arena.games.all_fours.options import OPTIONS
+from arena.games.all_fours.state import AllFoursState
 from arena.games.base import DeckSource, Game
-
-if TYPE_CHECKING:
-    from arena.games.all_fours.state import AllFoursState
-
-# Action ids: the four decisions, then ``play <card>`` as PLAY + card id.
-STAND, BEG, GIVE_ONE, RUN, PLAY = 0, 1, 2, 3, 4
-DECISIONS = ("stand", "beg", "give one", "run")
 
 
 class AllFoursGame(Game):
-    """All Fours, Trinidad rules (shared/rules/all_fours.md)."""
+    """All Fours, Trinidad rules (docs/games/all_fours.md)."""
 
     name = "all_fours"
     title = "All Fours"
     option_table = OPTIONS
-    rules = "shared/rules/all_fours.md"
+    rules = "docs/games/all_fours.md"
 
     def configure(self) -> None:
         # Every combination of §3's options is playable: there is nothing to refuse here.
@@ -41,8 +34,6 @@ class AllFoursGame(Game):
         self.max_hands = opts["max_hands"]
         self.deal_seats = [first_deal_seats(n, dealer, self.packet) for dealer in range(n)]
         self.run_seats = [run_seats(n, dealer) for dealer in range(n)]
-        self._strings = list(DECISIONS) + ["play " + card for card in PACK]
-        self._ids = {text: index for index, text in enumerate(self._strings)}
 
     @property
     def num_sides(self) -> int:
@@ -53,22 +44,13 @@ class AllFoursGame(Game):
 
     @property
     def num_actions(self) -> int:
-        return len(self._strings)
+        return actions.NUM_ACTIONS
 
     def action_string(self, action_id: int) -> str:
-        return self._strings[action_id]
+        return actions.ACTION_STRINGS[action_id]
 
     def action_id(self, action: str) -> int | None:
-        if not isinstance(action, str):
-            return None
-        words = action.lower().split()
-        found = self._ids.get(" ".join(words))
-        if found is not None or len(words) != 2 or words[0] != "play":
-            return found
-        card = normalize_card(words[1])
-        return PLAY + CARD_OF[card] if card in CARD_OF else None
+        return actions.action_id(action)
 
-    def new_state(self, decks: DeckSource) -> "AllFoursState":
-        from arena.games.all_fours.state import AllFoursState
-
+    def new_state(self, decks: DeckSource) -> AllFoursState:
         return AllFoursState(self, decks)

@@ -1,10 +1,19 @@
-"""Trick play: the following rule (§8.2), the undertrump variant, the winner (§8.3), revokes (§11)."""
+"""Trick play (docs/games/all_fours.md §8, §11): the following rule (§8.2), the undertrump variant, the
+winner (§8.3), revokes (§11)."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
+from arena.games.all_fours.actions import PLAY
 from arena.games.all_fours.cards import SUIT_MASK, TOP_FIVE
+from arena.games.bitmask import bits
+
+
+def play_ids(mask: int) -> list[int]:
+    """The ``play <card>`` action ids of the cards of a mask, in id order (``PLAY + card`` is the bit
+    of the card in ``mask << PLAY``)."""
+    return bits(mask << PLAY)
 
 
 def lawful_plays(hand: int, trick: Sequence[int], trump: int, no_undertrump: bool = False) -> int:

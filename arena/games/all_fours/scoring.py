@@ -1,10 +1,26 @@
-"""End-of-hand points (§9.2): High, Low, Jack, Game — computed here, counted in order by the state."""
+"""Scoring (docs/games/all_fours.md §9, §10): the end-of-hand items High, Low, Jack, Game (computed
+here, counted in order by the state), the target, and how the match ended."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
 from arena.games.all_fours.cards import JACK, SUIT_MASK, game_count, highest, lowest
+from arena.games.base import MatchEnd
+
+
+def reaches_target(score: int, target: int) -> bool:
+    """§10.1: a side that has ``target`` or more wins, the moment it gets there (§10.2)."""
+    return score >= target
+
+
+def match_end(over: bool, unfinished: bool, lost_by_revoke: int | None) -> MatchEnd | None:
+    """How the match ended: the target (§10), a serious revoke (§11), or the ``max_hands`` limit."""
+    if not over:
+        return None
+    if unfinished:
+        return MatchEnd.HAND_LIMIT
+    return MatchEnd.PENALTY if lost_by_revoke is not None else MatchEnd.TARGET
 
 
 def game_point(counts: Sequence[int], tie: str, eldest_side: int, barred: Sequence[bool]) -> int | None:

@@ -1,36 +1,41 @@
-"""One match of All Fours: deals, stand/beg, running the pack, tricks, and counting to the target.
+"""One match of All Fours: the phases wiring dealing, the auction, play and scoring together.
 
 Every scoring event (kick, give one, revoke penalty, High, Low, Jack, Game) goes through
-:meth:`AllFoursState._score`, which ends the game the moment a side reaches the target (§10.2), so
-the order of counting (§9, E10) decides who wins. When a record entry ends — a hand counted, the
-pack exhausted (§7.4), or the game won in the middle of it — :meth:`_close_entry` writes its result.
+:meth:`AllFoursState._score`, which ends the game the moment a side reaches the target
+(docs/games/all_fours.md §10.2), so the order of counting (§9, E10) decides who wins. When a record
+entry ends — a hand counted, the pack exhausted (§7.4), or the game won in the middle of it —
+:meth:`_close_entry` writes its result.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from arena.games.all_fours.cards import PACK, SUITS, SUIT_MASK, cards_of, game_count, tokens_of
-from arena.games.all_fours.game import BEG, GIVE_ONE, PLAY, RUN, STAND, AllFoursGame
+from arena.games.all_fours.actions import BEG, GIVE_ONE, GIVE_OR_RUN, OVER, PLAY, PLAYING, STAND, STAND_OR_BEG
+from arena.games.all_fours.auction import beggars_side, can_run, decisions, kick
+from arena.games.all_fours.cards import PACK, SUITS, game_count, tokens_of
+from arena.games.all_fours.dealing import deal_first, deal_run, deck_ids
 from arena.games.all_fours.play import is_serious_revoke, lawful_plays, trick_winner
-from arena.games.all_fours.scoring import hand_items
-from arena.games.base import DeckSource, GameState
+from arena.games.all_fours.scoring import hand_items, match_end, reaches_target
+from arena.games.all_fours.view import contract_json, events_json, observation, revokes_json, tricks_json
+from arena.games.base import DeckSource, GameState, MatchEnd
+from arena.games.bitmask import bits
 
-STAND_OR_BEG, GIVE_OR_RUN, PLAYING, OVER = "stand_or_beg", "give_or_run", "play", "over"
-_TOKEN_CARD = {token: card for card, token in enumerate(PACK)}
+if TYPE_CHECKING:
+    from arena.games.all_fours.game import AllFoursGame
 
 
 class AllFoursState(GameState):
     """A match in progress. ``scores`` may set a starting score (for studying end-game positions)."""
 
-    def __init__(self, game: AllFoursGame, decks: DeckSource, scores: Sequence[int] | None = None):
+    def __init__(self, game: "AllFoursGame", decks: DeckSource, scores: Sequence[int] | None = None):
         super().__init__(game, decks)
         self.g = game
         self.n = game.players
         self._scores = list(scores) if scores is not None else [0, 0]
         self._winner: int | None = None  # the side that won (target reached, or the other side's serious revoke)
         self._over = False
-        self._unfinished = False
+        self.unfinished = False
         self._lost_by_revoke: int | None = None
         self.dealer = decks.first_dealer(self.n)
         self._start_deal()
@@ -38,17 +43,13 @@ class AllFoursState(GameState):
     # -- dealing, stand/beg, running the pack (§6, §7) --------------------------------------------
     def _start_deal(self) -> None:
         g, n, dealer = self.g, self.n, self.dealer
-        self.deck = [_TOKEN_CARD[t] for t in self._new_deal(dealer, PACK)]
-        hands = [0] * n
-        deck = self.deck
-        for position, seat in enumerate(g.deal_seats[dealer]):
-            hands[seat] |= 1 << deck[position]
-        self.hands = hands
+        self.deck = deck_ids(self._new_deal(dealer, PACK))
+        self.hands = deal_first(self.deck, g.deal_seats[dealer], n)
         self.pos = 6 * n
         self.dealt: list[int] | None = None
         self.turn_ups: list[int] = []
         self.trump: int | None = None
-        self.how: str | None = None
+        self.decision: str | None = None  # stand, give one or run: how trumps were fixed
         self.runs = 0
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
@@ -63,6 +64,7 @@ class AllFoursState(GameState):
         self.barred = [False, False]
         self._phase = STAND_OR_BEG
         self._to_act: int | None = (dealer + 1) % n
+        self.proposed: int | None = None
         self.proposed = self._turn_up()  # §6.3-4: the kick may end the game before stand/beg
         if self._over:
             self._close_entry("won")
@@ -72,8 +74,8 @@ class AllFoursState(GameState):
         card = self.deck[self.pos]
         self.pos += 1
         self.turn_ups.append(card)
-        points = self.g.kicks[card]
-        if points and (len(self.turn_ups) == 1 or self.g.kick_same_suit or card // 13 != self.proposed):
+        points = kick(self.g, card, len(self.turn_ups) == 1, self.proposed)
+        if points:
             self._score("kick", self.dealer % 2, points, card)
         return card // 13
 
@@ -82,13 +84,10 @@ class AllFoursState(GameState):
         n, deck = self.n, self.deck
         seats = self.g.run_seats[self.dealer]
         while True:
-            if 52 - self.pos < 3 * n + 1:
+            if not can_run(52 - self.pos, n):
                 self._close_entry("redeal")  # same dealer deals again; kicks already scored are kept
                 return
-            hands, pos = self.hands, self.pos
-            for offset, seat in enumerate(seats):
-                hands[seat] |= 1 << deck[pos + offset]
-            self.pos = pos + len(seats)
+            self.pos = deal_run(self.hands, deck, self.pos, seats)
             self.runs += 1
             new_suit = self._turn_up()
             if self._over:
@@ -117,37 +116,28 @@ class AllFoursState(GameState):
             hand = self.hands[self._to_act]
             if not self.g.penalize:
                 hand = lawful_plays(hand, self.trick, self.trump, self.g.no_undertrump)
-            ids = []
-            while hand:
-                low = hand & -hand
-                ids.append(PLAY - 1 + low.bit_length())
-                hand ^= low
-            return ids
-        if self._phase == STAND_OR_BEG:
-            return [STAND, BEG]
-        if self._phase == GIVE_OR_RUN:
-            return [GIVE_ONE, RUN]
-        return []
+            return bits(hand << PLAY)  # play_ids(hand), without the call
+        return decisions(self._phase)
 
     def _apply(self, action_id: int) -> None:
         if action_id >= PLAY:
             self._play(action_id - PLAY)
         elif action_id == STAND:
-            self.how = "stand"
+            self.decision = "stand"
             self.trump = self.proposed
             self._start_play()
         elif action_id == BEG:
             self._phase = GIVE_OR_RUN
             self._to_act = self.dealer
         elif action_id == GIVE_ONE:
-            self.how = "give one"
-            if self._score("give one", (self.dealer + 1) % 2, 1):
+            self.decision = "give one"
+            if self._score("give one", beggars_side(self.dealer), 1):
                 self._close_entry("won")
                 return
             self.trump = self.proposed
             self._start_play()
         else:
-            self.how = "run"
+            self.decision = "run"
             self._run()
 
     # -- play (§8) and revokes (§11) ----------------------------------------------------------------
@@ -202,7 +192,7 @@ class AllFoursState(GameState):
         self._scores[side] += points
         self.changes[side] += points
         self.events.append((item, side, points, card))
-        if self._scores[side] >= self.g.target:
+        if reaches_target(self._scores[side], self.g.target):
             self._over, self._winner = True, side
             return True
         return False
@@ -225,20 +215,21 @@ class AllFoursState(GameState):
             "scores": list(self._scores),
             "changes": list(self.changes),
             "end": end,
-            "points": self._events_json(),
+            "contract": contract_json(self),
+            "tricks_won": list(self.tricks_won),
+            "tricks": tricks_json(self.tricks, self.n),
+            "points": events_json(self.events),
             "turn_ups": [PACK[c] for c in self.turn_ups],
             "trump": None if self.trump is None else SUITS[self.trump],
-            "how": self.how,
+            "decision": self.decision,
             "runs": self.runs,
-            "tricks_won": list(self.tricks_won),
             "game_counts": [game_count(self.captured[0]), game_count(self.captured[1])],
-            "tricks": self._tricks_json(),
-            "revokes": [{"seat": s, "trick": t, "serious": x} for s, t, x in self.revokes],
+            "revokes": revokes_json(self),
             "stock_left": 52 - self.pos,
         }
         self._end_deal(result)
         if not self._over and self.g.max_hands is not None and len(self.deal_results) >= self.g.max_hands:
-            self._over = self._unfinished = True
+            self._over = self.unfinished = True
             result["unfinished"] = True
         if self._over:
             self._phase, self._to_act = OVER, None
@@ -253,80 +244,27 @@ class AllFoursState(GameState):
     def is_over(self) -> bool:
         return self._over
 
+    def match_end(self) -> MatchEnd | None:
+        return match_end(self._over, self.unfinished, self._lost_by_revoke)
+
     def ranking(self) -> list[int]:
         if self._winner is not None:
             return [0 if side == self._winner else 1 for side in range(2)]
         return [sum(other > mine for other in self._scores) for mine in self._scores]
 
-    def result(self) -> dict[str, Any]:
-        out = super().result()
-        out["how"] = (
-            "unfinished" if self._unfinished else "revoke" if self._lost_by_revoke is not None
-            else "target" if self._over else None
-        )
-        return out
-
-    # -- what a seat sees (§12) ----------------------------------------------------------------------
-    def _events_json(self) -> list[dict[str, Any]]:
-        return [
-            {"item": item, "side": side, "points": points, "card": PACK[card] if card >= 0 else None}
-            for item, side, points, card in self.events
-        ]
-
-    def _tricks_json(self) -> list[dict[str, Any]]:
-        n = self.n
-        return [
-            {"leader": leader, "cards": [[(leader + i) % n, PACK[c]] for i, c in enumerate(cards)], "winner": winner}
-            for leader, cards, winner in self.tricks
-        ]
+    def hidden_cards(self, seat: int) -> frozenset[str]:
+        """The other seats' hands and the stock (§12); turn-ups and played cards are public."""
+        mask = 0
+        for other, hand in enumerate(self.hands):
+            if other != seat:
+                mask |= hand
+        for card in self.deck[self.pos:]:
+            mask |= 1 << card
+        return frozenset(tokens_of(mask))
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """Public: turn-ups, kicks, decisions, played cards, trick winners, scores, stock size. Own hand only."""
-        n = self.n
-        my_turn = self._to_act == seat
-        legal = self.legal_actions() if my_turn else []
-        tricks = self._tricks_json()
-        playing = self._phase == PLAYING
-        obs: dict[str, Any] = {
-            "game": self.g.name,
-            "seat": seat,
-            "side": seat % 2,
-            "players": n,
-            "phase": self._phase,
-            "hand_index": len(self.deals) - 1,
-            "dealer": self.dealer,
-            "eldest": (self.dealer + 1) % n,
-            "hand": tokens_of(self.hands[seat]),
-            "legal_actions": legal,
-            "to_act": self._to_act,
-            "history": [[s, self.g.action_string(a)] for s, a in self.deals[-1]["actions"]],
-            "scores": list(self._scores),
-            "target_score": self.g.target,
-            "contract": None if self.trump is None else {"trump": SUITS[self.trump], "how": self.how, "runs": self.runs},
-            "trump": None if self.trump is None else SUITS[self.trump],
-            "proposed_suit": SUITS[self.proposed],
-            "turn_up": PACK[self.turn_ups[-1]],
-            "turn_ups": [PACK[c] for c in self.turn_ups],
-            "stock_count": 52 - self.pos,
-            "runs": self.runs,
-            "points": self._events_json(),
-            "trick": [[s, PACK[c]] for s, c in zip(self.trick_seats, self.trick)],
-            "leader": self.leader if playing else None,
-            "tricks": tricks,
-            "last_trick": tricks[-1] if tricks else None,
-            "tricks_won": list(self.tricks_won),
-            "game_counts": [game_count(self.captured[0]), game_count(self.captured[1])],
-            "hand_sizes": [bin(h).count("1") for h in self.hands],
-            "revokes": [{"seat": s, "trick": t, "serious": x} for s, t, x in self.revokes],
-            "game_barred": list(self.barred),
-        }
-        if self.g.penalize:
-            lawful = []
-            if my_turn and playing:
-                mask = lawful_plays(self.hands[seat], self.trick, self.trump, self.g.no_undertrump)
-                lawful = ["play " + PACK[c] for c in cards_of(mask)]
-            obs["lawful_actions"] = lawful if playing else legal
-        return obs
+        """What ``seat`` may see (§12): see :func:`arena.games.all_fours.view.observation`."""
+        return observation(self, seat)
 
     def clone(self) -> "AllFoursState":
         other = object.__new__(AllFoursState)
