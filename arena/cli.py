@@ -1,4 +1,6 @@
-"""The ``arena`` command line. Presentation only: it decides nothing about rules or ratings."""
+"""The bundled ``arena`` commands (games, bots, play, run, board, verify), registered through the
+plugin hook like a third party's (see :mod:`arena.commandline`). Presentation only: they decide
+nothing about rules or ratings."""
 
 from __future__ import annotations
 
@@ -9,103 +11,84 @@ from typing import Any, Sequence
 
 from arena import records
 from arena.account import print_record
+from arena.commandline import Command, main
 from arena.errors import ArenaError, RecordError
 from arena.options import parse_assignments, show_value
+from arena.plugins import hookimpl
+from arena.referee.faults import FaultKind, Response
+
+__all__ = ["main"]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except ArenaError as exc:
-        print(f"arena: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("arena: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of ours
-        sys.stderr.close()
-        return 0
-
-
-def run_one_command(prog: str, command: str, add_parser: Any, argv: Sequence[str] | None = None) -> int:
-    """One ``arena`` command run on its own (``python -m arena.bench``, ``python -m arena.players.serve``):
-    ``add_parser(subparsers)`` adds it, as it does to the ``arena`` command's parser."""
-    parser = argparse.ArgumentParser(prog=prog)
-    add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args([command, *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return args.run(args)
-    except ArenaError as exc:
-        print(f"arena {command}: error: {exc}", file=sys.stderr)
-        return 2
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arena", description="Trick Arena: bot tournaments for trick-taking card games.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    p = sub.add_parser("games", help="list the installed games with their player counts and options")
+def _add_games(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("--json", action="store_true", help="print as JSON")
-    p.set_defaults(run=cmd_games)
 
-    p = sub.add_parser("bots", help="list the installed bots")
+
+def _add_bots(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("--json", action="store_true", help="print as JSON")
-    p.set_defaults(run=cmd_bots)
 
-    p = sub.add_parser("play", help="play one match and print a hand-by-hand account")
+
+def _add_play(p: argparse.ArgumentParser, registry: Any) -> None:
+    from arena.players.seats import describe_seats
+
     p.add_argument("game", help="an installed game (see `arena games`)")
-    p.add_argument("--seats", required=True, help="comma-separated bot names, one per seat, seat 0 first")
+    p.add_argument("--seats", required=True,
+                   help=f"comma-separated seats, seat 0 first; each is {describe_seats(registry)}")
     p.add_argument("--seed", default="0", help="the seed of the deals (default 0)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (repeatable)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
-    p.add_argument("--isolation", choices=("inprocess", "process"), default="inprocess",
-                   help="run plugin bots in this process or each in a process of its own (default inprocess)")
+    p.add_argument("--isolation", choices=tuple(registry.isolations), default="inprocess",
+                   help="how installed bots are hosted: " + "; ".join(
+                       f"{i.name}: {i.summary}" for i in registry.isolations.values()) + " (default inprocess)")
     p.add_argument("--per-decision", type=float, default=5.0, metavar="SECONDS", help="time limit per decision (default 5)")
     p.add_argument("--bank", type=float, default=None, metavar="SECONDS", help="a time bank per seat (optional)")
     p.add_argument("--increment", type=float, default=0.0, metavar="SECONDS", help="added to the bank after each decision")
-    p.add_argument("--on-fault", choices=("forfeit", "substitute"), default="forfeit",
+    p.add_argument("--on-fault", choices=tuple(r.value for r in Response), default="forfeit",
                    help="what every fault does (default forfeit)")
     p.add_argument("--fault", action="append", default=[], metavar="KIND=RESPONSE",
-                   help="the response to one fault kind: illegal, malformed, timeout or crash = forfeit or substitute")
+                   help=f"the response to one fault kind: {', '.join(k.value for k in FaultKind)} = "
+                        f"{' or '.join(r.value for r in Response)}")
     p.add_argument("--max-faults", type=int, default=3, help="with substitute: a side forfeits at this many faults")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--brief", action="store_true", help="one line per hand, without the actions")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.set_defaults(run=cmd_play)
 
-    p = sub.add_parser("run", help="run a tournament file, then print its board")
+
+def _add_run(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("file", help="a tournament file (TOML), e.g. tournaments/five_hundred.toml")
     p.add_argument("--db", help="the results database (default: results/<file name>.db); a run resumes from it")
-    p.add_argument("--executor", choices=("local", "inline", "ray"), default=None,
-                   help="local: a process pool (default); inline: one match at a time in this process; "
-                        "ray: Ray tasks, on a local Ray instance or the cluster of --ray-address")
-    p.add_argument("--ray-address", metavar="ADDRESS",
-                   help="join this Ray cluster (HOST:PORT of its head, ray://HOST:PORT, or auto); implies --executor ray")
+    p.add_argument("--executor", choices=tuple(registry.executors), default=None,
+                   help="; ".join(f"{e.name}: {e.summary}" for e in registry.executors.values()))
+    for kind in registry.executors.values():
+        for flags, kwargs in kind.arguments:
+            p.add_argument(*flags, **kwargs)
     p.add_argument("--workers", type=int, help="matches at once (default: the file's parallel, else one per core)")
     p.add_argument("--fresh", action="store_true", help="delete the database's earlier results first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--html", metavar="FILE", help="also write the board as an HTML page")
-    p.set_defaults(run=cmd_run)
 
-    p = sub.add_parser("board", help="print the results board of a tournament database")
+
+def _add_board(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("--db", required=True, help="the results database")
     p.add_argument("--json", action="store_true", help="print the board as JSON (a list of bots)")
     p.add_argument("--html", metavar="FILE", help="write the board as one self-contained HTML page")
-    p.set_defaults(run=cmd_board)
 
-    from arena.bench import add_bench_parser
-    from arena.players.serve import add_serve_bot_parser
 
-    add_serve_bot_parser(sub)
-    add_bench_parser(sub)
-
-    p = sub.add_parser("verify", help="replay a game record and print the scores after each hand")
+def _add_verify(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("record", help="a game record (JSON)")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    p.set_defaults(run=cmd_verify)
-    return parser
+
+
+@hookimpl
+def arena_register_commands() -> list[Command]:
+    return [
+        Command("games", "list the installed games with their player counts and options", _add_games, cmd_games),
+        Command("bots", "list the installed bots", _add_bots, cmd_bots),
+        Command("play", "play one match and print a hand-by-hand account", _add_play, cmd_play),
+        Command("run", "run a tournament file, then print its board", _add_run, cmd_run),
+        Command("board", "print the results board of a tournament database", _add_board, cmd_board),
+        Command("verify", "replay a game record and print the scores after each hand", _add_verify, cmd_verify),
+    ]
 
 
 # -- games and bots -----------------------------------------------------------------------------
@@ -146,9 +129,9 @@ def cmd_bots(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from arena.players.factory import make_host
+    from arena.matches import MatchSpec, play_match
     from arena.plugins import get_registry
-    from arena.referee import FaultPolicy, Referee, TimeControl
+    from arena.referee import FaultPolicy, TimeControl
 
     registry = get_registry()
     game = registry.game(args.game, parse_assignments(args.option))
@@ -156,19 +139,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if len(names) != game.players:
         raise ArenaError(f"--seats names {len(names)} bots but {game.title} with players={game.players} needs {game.players}")
     seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
-    policy_data: dict[str, Any] = {kind: args.on_fault for kind in ("illegal", "malformed", "timeout", "crash")}
+    policy_data: dict[str, Any] = {kind.value: args.on_fault for kind in FaultKind}
     policy_data.update(parse_assignments(args.fault))
     policy_data["max_faults"] = args.max_faults
-    policy = FaultPolicy.from_dict(policy_data)
-    time_control = TimeControl(args.per_decision, args.bank, args.increment)
-    hosts = []
-    try:
-        for seat, name in enumerate(names):
-            hosts.append(make_host(registry, name, game=game.name, seed=_seat_seed(seed, seat), isolation=args.isolation))
-        result = Referee(game, hosts, names, seed=seed, time_control=time_control, policy=policy).play()
-    finally:
-        for host in hosts:
-            host.close()
+    spec = MatchSpec.single(game.name, names, seed=seed, options=game.options,
+                            time_control=TimeControl(args.per_decision, args.bank, args.increment),
+                            policy=FaultPolicy.from_dict(policy_data), isolation=args.isolation)
+    result = play_match(spec, registry)
     if args.record:
         records.dump(result.record, args.record)
     if args.json:
@@ -181,12 +158,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.record and not args.quiet:
         print(f"record written to {args.record}")
     return 0
-
-
-def _seat_seed(seed: Any, seat: int) -> int:
-    import zlib
-
-    return zlib.crc32(f"{seed}/seat/{seat}".encode())
 
 
 def _print_result(game: Any, result: dict[str, Any]) -> None:
@@ -222,17 +193,29 @@ def cmd_run(args: argparse.Namespace) -> int:
     registry = get_registry()
     config = tournament_config.load(args.file, registry)
     db = args.db or str(Path("results") / (Path(args.file).stem + ".db"))
-    executor = args.executor or ("ray" if args.ray_address else "local")
-    if args.ray_address and executor != "ray":
-        raise ArenaError(f"--ray-address is for --executor ray, not --executor {executor}")
+    executor, options = _executor_choice(args, registry)
     store = runner.run(config, registry, db, executor=executor, workers=args.workers,
-                       progress=not args.quiet, fresh=args.fresh, ray_address=args.ray_address)
+                       progress=not args.quiet, fresh=args.fresh, executor_options=options)
     try:
         _show_board(store, as_json=False, html_path=args.html)
     finally:
         store.close()
     print(f"results: {db}")
     return 0
+
+
+def _executor_choice(args: argparse.Namespace, registry: Any) -> tuple[str, dict[str, Any]]:
+    """The executor ``arena run`` uses and its options: ``--executor``, else the one whose own
+    options were given, else ``local``. Options of another executor than the chosen one are an error."""
+    given = {kind.name: {d: getattr(args, d) for d in kind.dests() if getattr(args, d, None) is not None}
+             for kind in registry.executors.values()}
+    implied = [name for name, options in given.items() if options]
+    executor = args.executor or (implied[0] if len(implied) == 1 else "local")
+    for name in implied:
+        if name != executor:
+            flags = ", ".join("--" + d.replace("_", "-") for d in given[name])
+            raise ArenaError(f"{flags} is for --executor {name}, not --executor {executor}")
+    return executor, given.get(executor, {})
 
 
 def cmd_board(args: argparse.Namespace) -> int:

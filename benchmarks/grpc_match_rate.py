@@ -30,7 +30,7 @@ os.environ.setdefault("TRICK_ARENA_PLUGINS", "tests.plugins.toy_game")
 import grpc  # noqa: E402
 
 from arena import wire  # noqa: E402
-from arena.players.factory import make_host  # noqa: E402
+from arena.players.seats import make_host  # noqa: E402
 from arena.players.remote import GrpcHost, free_port  # noqa: E402
 from arena.players.serve import serve_player  # noqa: E402
 from arena.plugins import Registry, get_plugin_manager, get_registry  # noqa: E402

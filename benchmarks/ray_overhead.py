@@ -71,18 +71,17 @@ def measure(name: str, text: str, workers: int, passes: int) -> list[tuple]:
     from arena.plugins import get_registry
     from arena.tournaments import config as tconfig
     from arena.tournaments import schedule
-    from arena.tournaments.runner import make_executor
 
     registry = get_registry()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"{name}.toml"
         path.write_text(text)
         config = tconfig.load(path, registry)
-    specs = [spec.as_dict() for spec in schedule.build(config, registry.game(config.game, config.options))]
+    specs = schedule.build(config, registry.game(config.game, config.options))
     rows = []
     for kind in ("local", "ray"):
         started = time.perf_counter()
-        executor = make_executor(kind, workers)
+        executor = registry.executor(kind).make(workers, {})
         start = time.perf_counter() - started
         try:
             for _ in executor.run(specs):  # warm up

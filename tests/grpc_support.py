@@ -17,9 +17,9 @@ from typing import Any, Callable, Iterator, Sequence
 import grpc
 import pytest
 
-from arena.players.factory import make_host
+from arena.matches import MatchSpec, open_hosts, referee_for
 from arena.players.serve import BotServer, serve_player
-from arena.referee import FaultPolicy, Referee, TimeControl
+from arena.referee import FaultPolicy, TimeControl
 from arena.v1 import player_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,17 +41,13 @@ def play(
 ):
     """Play one match among the seats ``names`` (bot names, grpc:// addresses, cmd: commands)."""
     game = game or registry.game("toy", {"target": 6})
-    hosts = []
-    try:
-        for seat, name in enumerate(names):
-            hosts.append(make_host(registry, name, game=game.name, seed=seat, settings=(settings or {}).get(seat)))
+    spec = MatchSpec.single(game.name, list(names), seed=seed, options=game.options,
+                            settings=[(settings or {}).get(seat) or {} for seat in range(len(names))],
+                            time_control=TimeControl(per_decision), policy=policy, bot_seeds=range(len(names)))
+    with open_hosts(registry, spec, game) as hosts:
         if hosts_out is not None:
             hosts_out.extend(hosts)
-        return Referee(game, hosts, list(names), seed=seed, time_control=TimeControl(per_decision), policy=policy,
-                       on_action=on_action).play()
-    finally:
-        for host in hosts:
-            host.close()
+        return referee_for(spec, game, hosts, on_action=on_action).play()
 
 
 @contextlib.contextmanager

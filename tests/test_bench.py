@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.bench import GROUPS, add_bench_parser, cmd_bench
+from arena.bench import GROUPS, cmd_bench
+from arena.bench.cli import BENCH
+from arena.commandline import add_command
+from arena.plugins import get_registry
 from arena.bench.cli import table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,7 +82,8 @@ def test_the_table_shows_every_figure(report):
 
 def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
     parser = argparse.ArgumentParser(prog="arena")
-    add_bench_parser(parser.add_subparsers(dest="command"))
+    assert get_registry().commands["bench"] is BENCH  # registered through its entry point
+    add_command(parser.add_subparsers(dest="command"), BENCH, get_registry())
     args = parser.parse_args(["bench", "--quick", "--json", "--only", "engines", "--seconds", "0.01"])
     assert args.run is cmd_bench and args.quick and args.json
     from arena.errors import ArenaError

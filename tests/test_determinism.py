@@ -17,7 +17,7 @@ import pytest
 SCRIPT = """
 import json, sys
 from arena.plugins import get_registry
-from arena.players.factory import make_host
+from arena.players.seats import make_host
 from arena.referee import Referee, TimeControl
 registry = get_registry()
 game = registry.game(sys.argv[1], json.loads(sys.argv[2]))

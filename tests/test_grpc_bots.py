@@ -8,18 +8,16 @@ import shlex
 
 import pytest
 
-from arena.players.serve import add_serve_bot_parser, cmd_serve_bot
+from arena.commandline import add_command
+from arena.players.serve_command import SERVE_BOT as SERVE_BOT_COMMAND, cmd_serve_bot
 from arena.records import replay
 from tests.grpc_support import PYTHON, ROOT, install_js_bot, play, served
 
-# The serve-bot subcommand exactly as `arena` will wire it: a parser built here, its `run` called.
+# The serve-bot subcommand exactly as `arena` wires it: the registered command, its `run` called.
 SERVE_BOT = """
-import argparse, sys
-from arena.players.serve import add_serve_bot_parser
-parser = argparse.ArgumentParser(prog="arena")
-add_serve_bot_parser(parser.add_subparsers(dest="command", required=True))
-args = parser.parse_args(sys.argv[1:])
-sys.exit(args.run(args))
+import sys
+from arena.commandline import main
+sys.exit(main(sys.argv[1:]))
 """
 
 
@@ -44,9 +42,10 @@ def _check_normal(registry, result, names):
     assert replayed.state.scores() == result.scores
 
 
-def test_the_serve_bot_parser():
+def test_the_serve_bot_parser(registry):
+    assert registry.commands["serve-bot"] is SERVE_BOT_COMMAND  # registered through its entry point
     parser = argparse.ArgumentParser(prog="arena")
-    add_serve_bot_parser(parser.add_subparsers(dest="command"))
+    add_command(parser.add_subparsers(dest="command"), SERVE_BOT_COMMAND, registry)
     args = parser.parse_args(["serve-bot", "random", "--port", "5123"])
     assert (args.bot, args.port, args.host, args.tls_cert) == ("random", 5123, "127.0.0.1", None)
     assert args.run is cmd_serve_bot

@@ -160,7 +160,7 @@ def test_a_bank_is_shared_across_the_wire(registry):
             return observation["legal_actions"][0]
 
     with served(lambda settings, seed: Watcher()) as server:
-        from arena.players.factory import make_host
+        from arena.players.seats import make_host
         from arena.referee import Referee, TimeControl
 
         game = registry.game("toy", {"target": 3})

@@ -9,7 +9,7 @@ import pytest
 from arena import wire
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
-from arena.players.factory import is_external, make_host
+from arena.players.seats import make_host, seat_kind_of
 from arena.players.remote import CommandHost, GrpcHost, command_argv, parse_address
 from arena.v1 import player_pb2 as pb
 
@@ -49,7 +49,7 @@ def test_the_bot_s_lazy_observation_is_the_eager_one():
 @pytest.mark.parametrize("game_name", ["five_hundred", "fifty_six", "all_fours", "bid_euchre", "toy"])
 def test_every_observation_of_a_match_reaches_a_served_bot_unchanged(registry, game_name):
     """What a bot behind the wire reads, lazily or all at once, is the observation a plugin bot gets."""
-    from arena.players.factory import make_host
+    from arena.players.seats import make_host
     from arena.referee import Referee, TimeControl
 
     if game_name not in registry.games:
@@ -157,7 +157,9 @@ def test_commands_are_split_like_a_shell_without_one():
 
 
 def test_make_host_knows_the_three_kinds_of_seat(registry):
-    assert not is_external("random") and is_external("grpc://h:1") and is_external("cmd:node x.js")
+    assert seat_kind_of(registry, "random") is None
+    assert seat_kind_of(registry, "grpc://h:1").name == seat_kind_of(registry, " grpcs://h:1").name == "grpc"
+    assert seat_kind_of(registry, "cmd:node x.js").name == "cmd"
     host = make_host(registry, "grpc://127.0.0.1:9", game="toy", seed=5, settings={"a": 1})
     assert isinstance(host, GrpcHost) and host.seed == 5 and host.settings == {"a": 1}
     host.close()

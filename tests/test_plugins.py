@@ -39,11 +39,11 @@ def test_a_misspelt_hook_fails_loudly():
 def test_duplicate_names_and_bad_registrations_name_the_plugin():
     twin = types.ModuleType("twin")
     twin.arena_register_games = hookimpl(lambda: [toy_game.ToyGame])
-    with pytest.raises(PluginError, match="two plugins register a game named 'toy'"):
+    with pytest.raises(PluginError, match="two plugins register the game 'toy'"):
         Registry(get_plugin_manager(load_entry_points=False, plugins=[toy_game, twin]))
     bad = types.ModuleType("bad")
     bad.arena_register_bots = hookimpl(lambda: ["not a spec"])
-    with pytest.raises(PluginError, match="bad.*not a BotSpec"):
+    with pytest.raises(PluginError, match="bad.*not an arena.players.base.BotSpec"):
         Registry(get_plugin_manager(load_entry_points=False, plugins=[bad]))
 
 

@@ -8,6 +8,7 @@ test starts with `ray start` in a session of its own, and kills by its process g
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import secrets
@@ -26,6 +27,7 @@ ray = pytest.importorskip("ray", reason="the Ray executor needs Ray: pip install
 
 from arena import board  # noqa: E402
 from arena.errors import ArenaError  # noqa: E402
+from arena.plugins import get_registry  # noqa: E402
 from arena.store import Store  # noqa: E402
 from arena.tournaments import config as tconfig  # noqa: E402
 from arena.tournaments import runner  # noqa: E402
@@ -228,10 +230,10 @@ def _resume_and_check(toy_file, local_board, registry, db, tmp_path, monkeypatch
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     seen: dict = {}
-    real_make = runner.make_executor
+    real_kind = registry.executor("ray")
 
-    def make_and_look(kind, workers, ray_address=None):
-        executor = real_make(kind, workers, ray_address)
+    def make_and_look(workers, options):
+        executor = real_kind.make(workers, options)
         seen["executor"] = executor
         seen["temp_dir"] = executor.temp_dir
         seen["nodes"] = [node["NodeManagerAddress"] for node in ray.nodes()]
@@ -239,7 +241,7 @@ def _resume_and_check(toy_file, local_board, registry, db, tmp_path, monkeypatch
         seen["listening"] = _listening({os.getpid(), *_descendants(os.getpid())})
         return executor
 
-    monkeypatch.setattr(runner, "make_executor", make_and_look)
+    monkeypatch.setitem(registry.executors, "ray", dataclasses.replace(real_kind, make=make_and_look))
     config = tconfig.load(toy_file, registry)
     runner.run(config, registry, db, executor="ray", workers=2, progress=False).close()
 
@@ -336,11 +338,11 @@ def test_joining_a_cluster_needs_its_token_and_gives_the_same_board(token_cluste
 
     started = time.monotonic()
     with pytest.raises(RayClusterError, match="requires its authentication token") as missing:
-        runner.run(config, registry, db, executor="ray", ray_address=address, progress=False)
+        runner.run(config, registry, db, executor="ray", executor_options={"ray_address": address}, progress=False)
     assert "RAY_AUTH_TOKEN" in str(missing.value) and "ray get-auth-token" in str(missing.value)
     monkeypatch.setenv("RAY_AUTH_TOKEN", "not-" + token)
     with pytest.raises(RayClusterError, match="refuses the authentication token"):
-        runner.run(config, registry, db, executor="ray", ray_address=address, progress=False)
+        runner.run(config, registry, db, executor="ray", executor_options={"ray_address": address}, progress=False)
     assert time.monotonic() - started < 15  # said at once, not after Ray's own timeouts
     assert not ray.is_initialized()
 
@@ -348,7 +350,7 @@ def test_joining_a_cluster_needs_its_token_and_gives_the_same_board(token_cluste
     token_file.write_text(token + "\n")
     monkeypatch.delenv("RAY_AUTH_TOKEN")
     monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(token_file))
-    runner.run(config, registry, db, executor="ray", ray_address=address, progress=False).close()
+    runner.run(config, registry, db, executor="ray", executor_options={"ray_address": address}, progress=False).close()
     assert _board(db) == local_board[0]
     assert "RAY_AUTH_MODE" not in os.environ and not ray.is_initialized()
 
@@ -388,8 +390,8 @@ def test_auto_with_a_stale_cluster_file_is_refused_naming_it(tmp_path, monkeypat
 
 def test_without_ray_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
-    with pytest.raises(ArenaError, match=r"pip install 'trick-arena\[ray\]'"):
-        runner.make_executor("ray", 2)
+    with pytest.raises(ArenaError, match=r"pip install -e '\.\[ray\]'"):
+        get_registry().executor("ray").make(2, {})
 
 
 def test_the_cli_takes_a_ray_address_only_for_the_ray_executor(toy_file, tmp_path):

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from arena.players.factory import make_host
+from arena.matches import MatchSpec, play_match
+from arena.players.seats import make_host
 from arena.players.hosts import InProcessHost
 from arena.records import replay
 from arena.referee import FaultPolicy, Referee, TimeControl
@@ -26,15 +27,10 @@ FAULTS = {
 
 def _play(registry, names, *, isolation="inprocess", policy=None, per_decision=0.5, settings=None, seed=1, game=None):
     game = game or registry.game("toy", {"target": 6})
-    hosts = [
-        make_host(registry, name, game=game.name, seed=seat, isolation=isolation, settings=(settings or {}).get(seat))
-        for seat, name in enumerate(names)
-    ]
-    try:
-        return Referee(game, hosts, names, seed=seed, time_control=TimeControl(per_decision), policy=policy).play()
-    finally:
-        for host in hosts:
-            host.close()
+    spec = MatchSpec.single(game.name, names, seed=seed, options=game.options, isolation=isolation,
+                            settings=[(settings or {}).get(seat) or {} for seat in range(len(names))],
+                            time_control=TimeControl(per_decision), policy=policy, bot_seeds=range(len(names)))
+    return play_match(spec, registry)
 
 
 def test_a_normal_match_records_every_decision_and_replays(registry):

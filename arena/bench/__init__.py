@@ -9,12 +9,12 @@ Groups of figures, one module each (run in this order):
 * :mod:`arena.bench.tournaments` — matches/s with one worker and one per core; peak memory;
 * :mod:`arena.bench.peer` — OpenSpiel's euchre beside our Bid Euchre (optional ``bench`` extra).
 
-``add_bench_parser(subparsers)`` adds the ``bench`` subcommand to the ``arena`` command;
-``python -m arena.bench`` runs it on its own. docs/performance.md explains every figure.
+``arena.bench.cli`` registers the ``bench`` command through the plugin hook (an entry point
+like any plugin's); ``python -m arena.bench`` runs it on its own. docs/performance.md explains every figure.
 """
 
 from __future__ import annotations
 
-from arena.bench.cli import GROUPS, add_bench_parser, cmd_bench, run_bench
+from arena.bench.cli import GROUPS, cmd_bench, run_bench
 
-__all__ = ["GROUPS", "add_bench_parser", "cmd_bench", "run_bench"]
+__all__ = ["GROUPS", "cmd_bench", "run_bench"]

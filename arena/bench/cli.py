@@ -10,6 +10,8 @@ import time
 from typing import Any, Sequence
 
 from arena.bench.common import Figures, Settings, machine
+from arena.commandline import Command, run_one_command
+from arena.plugins import hookimpl
 
 GROUPS = ("engines", "referee", "isolated", "grpc", "tournaments", "peer")
 _MODULES = {"grpc": "remote"}  # group -> module of arena.bench, where the names differ
@@ -43,15 +45,8 @@ def run_bench(settings: Settings, groups: Sequence[str] = GROUPS, registry: Any 
     }
 
 
-def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``bench`` to the ``arena`` command's subparsers (sets ``run`` like the others)."""
-    p = subparsers.add_parser(
-        "bench",
-        help="measure the engines and the arena (speed, overheads, a peer) and print a table",
-        description="Measure the engines and the arena against their limits and against a peer "
-        "(see docs/performance.md). Every figure is the median of --repeat runs; every ratio is taken "
-        "between two figures measured side by side in the same repetition.",
-    )
+def add_bench_arguments(p: argparse.ArgumentParser, registry: Any = None) -> None:
+    """The ``bench`` command's arguments."""
     p.add_argument("--json", action="store_true", help="print the figures as JSON (one key per figure)")
     p.add_argument("--quick", action="store_true",
                    help="a few seconds in all: short runs, one repetition, no 1000-match tournament (for tests)")
@@ -63,8 +58,6 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=0, help="'one per core' for the tournament figures (default: the cores)")
     p.add_argument("--tournament-matches", type=int, default=None, metavar="N",
                    help="matches of the peak-memory tournament (default 1000; 0 skips it; quick: skipped)")
-    p.set_defaults(run=cmd_bench)
-    return p
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -135,7 +128,21 @@ def table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from arena.cli import run_one_command
+BENCH = Command(
+    "bench",
+    "measure the engines and the arena (speed, overheads, a peer) and print a table",
+    add_bench_arguments,
+    cmd_bench,
+    description="Measure the engines and the arena against their limits and against a peer "
+    "(see docs/performance.md). Every figure is the median of --repeat runs; every ratio is taken "
+    "between two figures measured side by side in the same repetition.",
+)
 
-    return run_one_command("python -m arena.bench", "bench", add_bench_parser, argv)
+
+@hookimpl
+def arena_register_commands() -> list[Command]:
+    return [BENCH]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_one_command("python -m arena.bench", "bench", argv)

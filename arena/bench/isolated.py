@@ -76,35 +76,39 @@ class _Sizes:
         self.inner.close()
 
 
+def sized_match(registry: Any, game: Any, wrapper: Any) -> int:
+    """Play one match of in-process random bots, each host wrapped in ``wrapper`` (a :class:`_Sizes`);
+    the mean size it measured per decision."""
+    from arena.matches import MatchSpec, open_hosts, referee_for
+
+    spec = MatchSpec.single(game.name, ["random"] * game.players, seed="bench/size", options=game.options)
+    with open_hosts(registry, spec, game) as inner:
+        hosts = [wrapper(host) for host in inner]
+        referee_for(spec, game, hosts).play()
+    return round(sum(h.total for h in hosts) / max(1, sum(h.count for h in hosts)))
+
+
 def request_size(registry: Any, game: Any) -> int:
     """The mean pickled size of a decision request in a match of random bots (played in-process)."""
-    from arena.players.factory import make_host
-    from arena.referee import Referee, TimeControl
-
-    hosts = [_Sizes(make_host(registry, "random", game=game.name, seed=seat)) for seat in range(game.players)]
-    Referee(game, hosts, ["random"] * game.players, seed="bench/size", time_control=TimeControl(5.0)).play()
-    return round(sum(h.total for h in hosts) / max(1, sum(h.count for h in hosts)))
+    return sized_match(registry, game, _Sizes)
 
 
 def match_rate(registry: Any, game: Any, seconds: float, seed: int) -> tuple[int, float, float, int]:
     """(decisions, seconds inside Referee.play, seconds starting the bot processes, matches)."""
-    from arena.players.factory import make_host
-    from arena.referee import Referee, TimeControl
+    from arena.matches import MatchSpec, open_hosts, referee_for
 
     decisions = matches = 0
     playing = starting = 0.0
     while matches == 0 or playing < seconds:
+        spec = MatchSpec.single(game.name, ["random"] * game.players, seed=f"bench/{seed}/{matches}",
+                                index=matches, options=game.options, isolation="process")
         begin = time.perf_counter()
-        hosts = [make_host(registry, "random", game=game.name, seed=seed * 1000 + matches * 10 + seat,
-                           isolation="process") for seat in range(game.players)]
-        ready = time.perf_counter()
-        try:
-            result = Referee(game, hosts, ["random"] * game.players, seed=f"bench/{seed}/{matches}",
-                             time_control=TimeControl(5.0)).play()
-        finally:
-            done = time.perf_counter()
-            for host in hosts:
-                host.close()
+        with open_hosts(registry, spec, game) as hosts:
+            ready = time.perf_counter()
+            try:
+                result = referee_for(spec, game, hosts).play()
+            finally:
+                done = time.perf_counter()
         assert result.termination.how != "forfeit", result.termination
         starting += ready - begin
         playing += done - ready

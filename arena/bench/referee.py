@@ -28,18 +28,22 @@ from typing import Any
 
 from arena.bench.common import Figures, Settings, interleave
 from arena.bench.engines import bundled_games
+from arena.matches import MatchSpec, open_hosts, referee_for
+from arena.referee import TimeControl
 
 HANDS_PER_MATCH = 20  # the max_hands harness limit of these matches (random Bid Euchre never ends)
 TARGET = 0.8
+CONTROL = TimeControl(5.0)
 
 
 def referee_game(registry: Any, name: str) -> Any:
     return registry.game(name, {"max_hands": HANDS_PER_MATCH})
 
 
-def bot_seed(seed: int, match: int, seat: int) -> int:
-    """The seed of the random bot in ``seat`` of match ``match`` (both loops use it)."""
-    return seed * 1000 + match * 10 + seat
+def match_spec(game: Any, seed: int, match: int) -> MatchSpec:
+    """Match ``match`` of a loop seeded ``seed``: random bots in every seat (both loops use its seeds)."""
+    return MatchSpec.single(game.name, ["random"] * game.players, seed=f"bench/{seed}/{match}", index=match,
+                            options=game.options, time_control=CONTROL)
 
 
 def bare_loop(game: Any, seconds: float, seed: int = 0) -> tuple[int, int, float]:
@@ -54,9 +58,10 @@ def bare_loop(game: Any, seconds: float, seed: int = 0) -> tuple[int, int, float
     playing = 0.0
     end = time.perf_counter() + seconds
     while True:
-        choosers = [random.Random(bot_seed(seed, matches, seat)).choice for seat in range(game.players)]
+        spec = match_spec(game, seed, matches)
+        choosers = [random.Random(s).choice for s in spec.bot_seeds]
         begin = time.perf_counter()
-        state = game.new_match(seed=f"bench/{seed}/{matches}")
+        state = game.new_match(seed=spec.deal_seed)
         while not state.is_over():
             legal = state.legal_actions()
             if len(legal) == 1:
@@ -72,23 +77,16 @@ def bare_loop(game: Any, seconds: float, seed: int = 0) -> tuple[int, int, float
 
 def referee_loop(registry: Any, game: Any, seconds: float, seed: int = 0) -> tuple[int, int, float]:
     """(decisions asked, matches, elapsed) of whole refereed matches of in-process random bots."""
-    from arena.players.factory import make_host
-    from arena.referee import Referee, TimeControl
-
-    names = ["random"] * game.players
-    control = TimeControl(5.0)
     decisions = matches = 0
     start = time.perf_counter()
     end = start + seconds
     playing = 0.0
     while True:
-        hosts = [make_host(registry, "random", game=game.name, seed=bot_seed(seed, matches, seat))
-                 for seat in range(game.players)]
-        begin = time.perf_counter()
-        result = Referee(game, hosts, names, seed=f"bench/{seed}/{matches}", time_control=control).play()
-        playing += time.perf_counter() - begin
-        for host in hosts:
-            host.close()
+        spec = match_spec(game, seed, matches)
+        with open_hosts(registry, spec, game) as hosts:
+            begin = time.perf_counter()
+            result = referee_for(spec, game, hosts).play()
+            playing += time.perf_counter() - begin
         matches += 1
         decisions += sum(times["decisions"] for times in result.think_times)
         if time.perf_counter() >= end:

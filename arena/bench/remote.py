@@ -81,9 +81,7 @@ def raw_rate(channel: Any, payload: bytes, seconds: float) -> float:
 def request_size(registry: Any, game: Any) -> int:
     """The mean serialized size of a DecisionRequest in a match of random bots (played in-process)."""
     from arena import wire
-    from arena.bench.isolated import _Sizes
-    from arena.players.factory import make_host
-    from arena.referee import Referee, TimeControl
+    from arena.bench.isolated import _Sizes, sized_match
 
     class Sizes(_Sizes):
         def decide(self, observation: Any, timeout: float) -> tuple[Any, float]:
@@ -91,27 +89,19 @@ def request_size(registry: Any, game: Any) -> int:
             self.count += 1
             return self.inner.decide(observation, timeout)
 
-    hosts = [Sizes(make_host(registry, "random", game=game.name, seed=seat)) for seat in range(game.players)]
-    Referee(game, hosts, ["random"] * game.players, seed="bench/size", time_control=TimeControl(5.0)).play()
-    return round(sum(h.total for h in hosts) / max(1, sum(h.count for h in hosts)))
+    return sized_match(registry, game, Sizes)
 
 
 def match_rate(registry: Any, game: Any, url: str, seconds: float, seed: int) -> tuple[int, float]:
-    from arena.players.factory import make_host
-    from arena.referee import Referee, TimeControl
+    from arena.matches import MatchSpec, play_match
 
     decisions = matches = 0
     elapsed = 0.0
     while matches == 0 or elapsed < seconds:
-        begin = time.perf_counter()
-        hosts = [make_host(registry, url, game=game.name, seed=seed * 1000 + matches * 10 + seat)
-                 for seat in range(game.players)]
-        try:
-            result = Referee(game, hosts, ["random"] * game.players, seed=f"bench/{seed}/{matches}",
-                             time_control=TimeControl(5.0)).play()
-        finally:
-            for host in hosts:
-                host.close()
+        begin = time.perf_counter()  # the clock runs over host creation too (a channel per seat)
+        spec = MatchSpec.single(game.name, [url] * game.players, seed=f"bench/{seed}/{matches}", index=matches,
+                                options=game.options, names=["random"] * game.players)
+        result = play_match(spec, registry)
         elapsed += time.perf_counter() - begin
         assert result.termination.how != "forfeit", result.termination
         matches += 1

@@ -40,12 +40,12 @@ def config_data(matches: int, isolation: str) -> dict[str, Any]:
     }
 
 
-def specs(registry: Any, matches: int, isolation: str = "inprocess") -> list[dict[str, Any]]:
+def specs(registry: Any, matches: int, isolation: str = "inprocess") -> list[Any]:
     from arena.tournaments import config, schedule
 
     parsed = config.parse(config_data(matches, isolation), "bench", registry)
     game = registry.game(parsed.game, parsed.options)
-    return [spec.as_dict() for spec in schedule.build(parsed, game)][:matches]
+    return schedule.build(parsed, game)[:matches]
 
 
 def _burn(loops: int) -> int:

@@ -1,4 +1,5 @@
-"""The plugin manager and the registry of installed games and bots.
+"""The plugin manager and the registry of everything plugins register: games, bots, seat kinds,
+isolation levels, executors and commands.
 
 As in pluggy's own example host: add the specs, load the ``trick_arena`` entry points, check that
 every hook implementation matches a spec. Built-ins have no back door: the bundled games and bots
@@ -10,14 +11,19 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import pluggy
 
-from arena.errors import PluginError, UnknownBotError, UnknownGameError
+from arena.errors import ArenaError, PluginError, UnknownBotError, UnknownGameError
 from arena.games.base import Game
 from arena.players.base import BotSpec, Player
 from arena.plugins import hookspecs
+
+if TYPE_CHECKING:
+    from arena.commandline import Command
+    from arena.players.seats import Isolation, SeatKind
+    from arena.tournaments.executors import ExecutorKind
 
 
 ENV_PLUGINS = "TRICK_ARENA_PLUGINS"  # extra plugin modules, comma-separated (e.g. a bot not yet packaged)
@@ -50,22 +56,46 @@ def get_plugin_manager(load_entry_points: bool = True, plugins: Iterable[object]
 
 
 class Registry:
-    """The installed games and bots, by name."""
+    """Everything the installed plugins register, by name. Each registration is checked here, and
+    a bad one names the plugin at fault."""
 
     def __init__(self, pm: pluggy.PluginManager):
+        from arena.commandline import Command
+        from arena.players.seats import Isolation, SeatKind
+        from arena.tournaments.executors import ExecutorKind
+
         self.pm = pm
         self.games: dict[str, type[Game]] = {}
         self.bots: dict[str, BotSpec] = {}
+        self.seat_kinds: dict[str, SeatKind] = {}
+        self.isolations: dict[str, Isolation] = {}
+        self.executors: dict[str, ExecutorKind] = {}
+        self.commands: dict[str, Command] = {}
         for impl, result in _results(pm, "arena_register_games"):
             for game in result or []:
                 if not (isinstance(game, type) and issubclass(game, Game)):
                     raise PluginError(f"plugin {impl} registered {game!r}, which is not a Game subclass")
                 _add(self.games, game.name, game, impl, "game")
-        for impl, result in _results(pm, "arena_register_bots"):
-            for bot in result or []:
-                if not isinstance(bot, BotSpec):
-                    raise PluginError(f"plugin {impl} registered {bot!r}, which is not a BotSpec")
-                _add(self.bots, bot.name, bot, impl, "bot")
+        tables: list[tuple[str, dict, type, str]] = [
+            ("arena_register_bots", self.bots, BotSpec, "bot"),
+            ("arena_register_seat_kinds", self.seat_kinds, SeatKind, "seat kind"),
+            ("arena_register_isolations", self.isolations, Isolation, "isolation level"),
+            ("arena_register_executors", self.executors, ExecutorKind, "executor"),
+            ("arena_register_commands", self.commands, Command, "command"),
+        ]
+        for hook, table, cls, kind in tables:
+            for impl, result in _results(pm, hook):
+                for item in result or []:
+                    if not isinstance(item, cls):
+                        raise PluginError(f"plugin {impl} registered {item!r} as {'an' if kind[0] in 'aeiou' else 'a'} {kind}, which is not an {cls.__module__}.{cls.__name__}")
+                    _add(table, item.name, item, impl, kind)
+        prefixes: dict[str, str] = {}
+        for kind_ in self.seat_kinds.values():
+            for prefix in kind_.prefixes:
+                if not prefix or prefix in prefixes:
+                    raise PluginError(f"seat kind {kind_.name!r} claims the prefix {prefix!r}, "
+                                      f"{'which is empty' if not prefix else 'already that of ' + repr(prefixes[prefix])}")
+                prefixes[prefix] = kind_.name
 
     def game(self, name: str, options: Mapping[str, Any] | None = None) -> Game:
         """A configured game; unknown names and bad options raise errors that say what is accepted."""
@@ -86,6 +116,19 @@ class Registry:
     def make_bot(self, name: str, settings: Mapping[str, Any] | None = None, seed: int = 0) -> Player:
         return self.bot(name).factory(dict(settings or {}), seed)
 
+    def isolation(self, name: str) -> "Isolation":
+        return _named(self.isolations, name, "isolation level")
+
+    def executor(self, name: str) -> "ExecutorKind":
+        return _named(self.executors, name, "executor")
+
+
+def _named(table: Mapping[str, Any], name: str, kind: str) -> Any:
+    try:
+        return table[name]
+    except KeyError:
+        raise ArenaError(f"unknown {kind} {name!r}; {kind}s: {', '.join(table) or 'none'}") from None
+
 
 def _results(pm: pluggy.PluginManager, hook_name: str):
     """Call a registration hook once per plugin, so that errors can name the plugin."""
@@ -100,7 +143,7 @@ def _results(pm: pluggy.PluginManager, hook_name: str):
 
 def _add(table: dict, name: str, item: object, plugin: str, kind: str) -> None:
     if name in table:
-        raise PluginError(f"two plugins register a {kind} named {name!r} (the second is {plugin!r})")
+        raise PluginError(f"two plugins register the {kind} {name!r} (the second is {plugin!r})")
     table[name] = item
 
 

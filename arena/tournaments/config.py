@@ -9,7 +9,7 @@ format = "round_robin"        # or "gauntlet" (then: challenger = "<bot name>")
 deal_sets = 4
 seed = 2026
 parallel = 2                  # matches at once; default: one per core
-isolation = "process"         # or "inprocess"
+isolation = "process"         # or "inprocess": a registered isolation level
 
 [options]                     # the game's options
 defence_cap = 490
@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from arena.errors import ArenaError, OptionError, UnknownBotError, UnknownGameError
-from arena.players.factory import ISOLATION_MODES
+from arena.errors import ArenaError, OptionError, UnknownGameError
+from arena.players.seats import check_seat
 from arena.referee.clock import TimeControl
 from arena.referee.faults import FaultPolicy
 
@@ -155,8 +155,8 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
     if parallel < 0:
         raise fail("[tournament] parallel", f"expected a whole number >= 0 (0: one per core), got {parallel}")
     isolation = _typed(head, "isolation", str, fail, "[tournament]", default="process")
-    if isolation not in ISOLATION_MODES:
-        raise fail("[tournament] isolation", f"expected one of {', '.join(ISOLATION_MODES)}, got {isolation!r}")
+    if registry is not None and isolation not in registry.isolations:
+        raise fail("[tournament] isolation", f"expected one of {', '.join(registry.isolations)}, got {isolation!r}")
 
     bots_data = data.get("bots", [])
     if not isinstance(bots_data, list) or not bots_data:
@@ -226,14 +226,10 @@ def check_against(config: TournamentConfig, registry: Any, fail: Any) -> None:
     # resolve the options so the stored tournament holds every option, defaults included
     object.__setattr__(config, "options", dict(game.options))
     for index, entry in enumerate(config.bots):
-        if "://" in entry.bot or entry.bot.startswith("cmd:"):
-            continue  # remote and launched bots are reached when their match starts
-        try:
-            spec = registry.bot(entry.bot)
-        except UnknownBotError as exc:
+        try:  # the seat kind checks its name; remote and launched bots are reached when their match starts
+            check_seat(registry, entry.bot, config.game, config.isolation)
+        except ArenaError as exc:
             raise fail(f"bots[{index}].bot", str(exc)) from None
-        if not spec.plays(config.game):
-            raise fail(f"bots[{index}].bot", f"{entry.bot!r} does not play {config.game}")
 
 
 def _typed(table: Mapping[str, Any], key: str, kind: type, fail: Any, where: str, default: Any = None, sep: str = " ") -> Any:

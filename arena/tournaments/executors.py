@@ -11,50 +11,49 @@ import concurrent.futures
 import json
 import multiprocessing
 import os
-from typing import Any, Iterable, Iterator, Protocol
 
-from arena.games.base import SeededDecks
-from arena.players.factory import make_host
-from arena.referee import FaultPolicy, Referee, TimeControl
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
+
+from arena.matches import MatchSpec, play_match
+
+Outcome = dict[str, Any]  # {"result": JSON-ready result, "record": the record as JSON text}
 
 
-def play_spec(spec: dict[str, Any]) -> dict[str, Any]:
+def play_spec(spec: MatchSpec) -> Outcome:
     """Play one match from its specification; return its result (JSON-ready) and its record as JSON text.
 
     The record is encoded here, in the worker, because the arena's process only stores it: one
     string crosses the process boundary instead of thousands of small objects, and the encoding
     runs in parallel with the other workers rather than in the one process every result goes through.
     """
-    from arena.plugins import get_registry
-
-    registry = get_registry()
-    game = registry.game(spec["game"], spec["options"])
-    hosts = []
-    try:
-        for seat, bot in enumerate(spec["bots"]):
-            hosts.append(make_host(registry, bot, game=game.name, seed=spec["bot_seeds"][seat],
-                                   isolation=spec["isolation"], settings=spec["settings"][seat]))
-        referee = Referee(
-            game,
-            hosts,
-            list(spec["seats"]),
-            seed=spec["deal_seed"],
-            decks=SeededDecks(spec["deal_seed"]),
-            time_control=TimeControl.from_dict(spec["time_control"]),
-            policy=FaultPolicy.from_dict(spec["faults"]),
-            match_id=f"{spec['index']}",
-        )
-        result = referee.play()
-    finally:
-        for host in hosts:
-            host.close()
+    result = play_match(spec)
     return {"result": result.as_dict(), "record": json.dumps(result.record)}
 
 
 class Executor(Protocol):
-    def run(self, specs: Iterable[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]: ...
+    def run(self, specs: Iterable[MatchSpec]) -> Iterator[tuple[MatchSpec, Outcome]]: ...
 
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class ExecutorKind:
+    """An executor as a plugin registers it (``arena_register_executors``).
+
+    ``make(workers, options)`` makes the executor; ``options`` maps each of ``arguments``'s
+    destinations to its value (None when not given). ``arguments`` are the executor's own
+    command-line options for ``arena run``: ``(flags, argparse keyword arguments)`` pairs; giving one
+    of them chooses this executor when ``--executor`` is not given.
+    """
+
+    name: str
+    summary: str
+    make: Callable[[int, Mapping[str, Any]], Executor]
+    arguments: tuple[tuple[tuple[str, ...], Mapping[str, Any]], ...] = ()
+
+    def dests(self) -> list[str]:
+        return [str(kwargs.get("dest") or flags[0].lstrip("-").replace("-", "_")) for flags, kwargs in self.arguments]
 
 
 class InlineExecutor:
@@ -68,7 +67,7 @@ class InlineExecutor:
         pass
 
 
-def play_specs(specs: list[dict[str, Any]]) -> list[tuple[bool, Any]]:
+def play_specs(specs: list[MatchSpec]) -> list[tuple[bool, Any]]:
     """Play several matches in a row: ``(True, outcome)`` or ``(False, the exception)`` for each."""
     outcomes: list[tuple[bool, Any]] = []
     for spec in specs:

@@ -44,6 +44,8 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from arena.errors import ArenaError
+from arena.plugins.manager import ENV_PLUGINS
+from arena.matches import MatchSpec
 from arena.tournaments.executors import play_spec
 
 IN_FLIGHT_PER_CPU = 8  # tasks submitted per CPU: the queued ones keep every worker busy (see docs/performance.md)
@@ -52,7 +54,6 @@ LOCAL_OBJECT_STORE_BYTES = 256 * 1024**2  # results are small; Ray's default tak
 PROBE_TIMEOUT = 2.0  # seconds to reach a cluster's address before ray.init is tried
 TEMP_PREFIX = "arena-ray-"
 SOCKET_PATH_ROOM = 30  # longest temporary root that leaves Ray's socket paths under their limit
-PLUGINS_VARIABLE = "TRICK_ARENA_PLUGINS"
 GCS_PROBE = "/ray.rpc.NodeInfoGcsService/GetClusterId"  # a head's address: its GCS
 CLIENT_PROBE = "/ray.rpc.RayletDriver/ClusterInfo"  # a ray:// address: the Ray Client server
 TOKEN_HELP = (
@@ -102,7 +103,7 @@ class RayExecutor:
         self._task = self.ray.remote(num_cpus=1, max_retries=max_retries, retry_exceptions=False)(play_in_worker)
 
     # -- running ------------------------------------------------------------------------------
-    def run(self, specs: Iterable[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    def run(self, specs: Iterable[MatchSpec]) -> Iterator[tuple[MatchSpec, dict[str, Any]]]:
         """Submit the matches (a bounded number at a time) and yield each as it finishes."""
         ray = self.ray
         queue = list(specs)
@@ -114,7 +115,7 @@ class RayExecutor:
                 limit = IN_FLIGHT_PER_CPU * self._cluster_cpus()
                 while queue and len(running) < limit:
                     spec = queue.pop()
-                    ref = self._task.options(name=f"match-{spec['index']}").remote(spec)
+                    ref = self._task.options(name=f"match-{spec.index}").remote(spec)
                     running[ref] = spec
             if not running:
                 break
@@ -135,7 +136,7 @@ class RayExecutor:
         if failure is not None:
             spec, exc = failure
             raise RayClusterError(
-                f"match {spec['index']} failed on the Ray cluster: {_describe(exc)}. Every finished match "
+                f"match {spec.index} failed on the Ray cluster: {_describe(exc)}. Every finished match "
                 "is stored: running the same command again resumes with the matches not played yet"
             ) from exc
 
@@ -208,7 +209,7 @@ class RayExecutor:
         if _is_loopback(host):
             self._keep_loopback()
         self._check_cluster(host, port, address, client)
-        runtime_env = {"env_vars": {PLUGINS_VARIABLE: os.environ[PLUGINS_VARIABLE]}} if os.environ.get(PLUGINS_VARIABLE) else None
+        runtime_env = {"env_vars": {ENV_PLUGINS: os.environ[ENV_PLUGINS]}} if os.environ.get(ENV_PLUGINS) else None
         options: dict[str, Any] = {"log_to_driver": False, "logging_level": "WARNING", "namespace": "trick-arena"}
         if runtime_env:
             options["runtime_env"] = runtime_env
@@ -293,7 +294,7 @@ class RayExecutor:
             self.temp_dir = None
 
 
-def play_in_worker(spec: dict[str, Any]) -> dict[str, Any]:
+def play_in_worker(spec: "MatchSpec") -> dict[str, Any]:
     """The Ray task: ``play_spec`` in a Ray worker.
 
     A Ray worker's ``__main__`` is Ray's worker script, which a ``spawn``ed child (each isolated

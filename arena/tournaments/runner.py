@@ -7,39 +7,21 @@ schedule order, so an interrupted and resumed run ends with exactly the board of
 from __future__ import annotations
 
 import sys
-
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
-from arena.errors import ArenaError
+from arena.matches import MatchSpec
 from arena.store import Store
 from arena.tournaments import schedule
 from arena.tournaments.config import TournamentConfig
-from arena.tournaments.executors import InlineExecutor, LocalPoolExecutor
-
-EXECUTORS = ("local", "inline", "ray")
-
-
-def make_executor(kind: str, workers: int, ray_address: str | None = None):
-    if kind == "inline":
-        return InlineExecutor()
-    if kind == "local":
-        return LocalPoolExecutor(workers)
-    if kind == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise ArenaError("the Ray executor needs Ray, an optional extra: pip install 'trick-arena[ray]'") from None
-        from arena.tournaments.ray_executor import RayExecutor
-
-        return RayExecutor(workers, ray_address)
-    raise ArenaError(f"executor {kind!r} is not one of {', '.join(EXECUTORS)}")
 
 
 def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: str = "local",
         workers: int | None = None, progress: bool = True, fresh: bool = False,
-        ray_address: str | None = None) -> Store:
-    """Play every unfinished match of ``config``, storing each as it finishes. Returns the store."""
+        executor_options: Mapping[str, Any] | None = None) -> Store:
+    """Play every unfinished match of ``config`` on the registered ``executor`` (made with
+    ``executor_options``), storing each as it finishes. Returns the store."""
+    kind = registry.executor(executor)
     if fresh and Path(db).exists():
         for suffix in ("", "-wal", "-shm"):
             Path(str(db) + suffix).unlink(missing_ok=True)
@@ -47,15 +29,15 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
     specs = schedule.build(config, game)
     store = Store(db)
     store.begin_tournament(config.name, config.fingerprint(), config.as_dict(), [s.as_dict() for s in specs])
-    pending = store.pending()
+    pending = [MatchSpec.from_dict(spec) for spec in store.pending()]
     done, total = store.counts()
     if not pending:
         return store
-    runner = make_executor(executor, workers or config.workers(), ray_address)
+    runner = kind.make(workers or config.workers(), dict(executor_options or {}))
     bar = _progress(len(pending), total, done) if progress else None
     try:
         for spec, outcome in runner.run(pending):
-            store.save(spec["index"], outcome["result"], outcome["record"])
+            store.save(spec.index, outcome["result"], outcome["record"])
             if bar is not None:
                 bar.update(1)
     finally:

@@ -12,41 +12,12 @@ opponents held: luck cancels.
 from __future__ import annotations
 
 import itertools
-import zlib
-from dataclasses import asdict, dataclass
 from typing import Any
 
+from arena.matches import MatchSpec, seat_seed
 from arena.tournaments.config import TournamentConfig
 
-
-@dataclass(frozen=True)
-class MatchSpec:
-    """One match, self-contained: everything an executor anywhere needs to play it."""
-
-    index: int  # the position in the schedule; results are rated in this order
-    game: str
-    options: dict[str, Any]
-    lineup: tuple[str, ...]  # the bot (board name) of each side, before rotation
-    rotation: int
-    deal_set: int
-    deal_seed: str  # the seed of the deal set: the same for every lineup and rotation
-    seats: tuple[str, ...]  # the board name in each seat
-    bots: tuple[str, ...]  # what make_host accepts, per seat
-    settings: tuple[dict[str, Any], ...]  # per seat
-    bot_seeds: tuple[int, ...]  # per seat
-    time_control: dict[str, Any]
-    faults: dict[str, Any]
-    isolation: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "MatchSpec":
-        fields = dict(data)
-        for key in ("lineup", "seats", "bots", "settings", "bot_seeds"):
-            fields[key] = tuple(fields[key])
-        return cls(**fields)
+__all__ = ["MatchSpec", "build", "lineups"]
 
 
 def lineups(names: list[str], sides: int, fmt: str, challenger: str | None) -> list[tuple[str, ...]]:
@@ -88,7 +59,7 @@ def build(config: TournamentConfig, game: Any) -> list[MatchSpec]:
                         seats=seats,
                         bots=tuple(entries[name].bot for name in seats),
                         settings=tuple(dict(entries[name].settings) for name in seats),
-                        bot_seeds=tuple(zlib.crc32(f"{config.seed}/match/{index}/seat/{s}".encode()) for s in range(game.players)),
+                        bot_seeds=tuple(seat_seed(config.seed, index, s) for s in range(game.players)),
                         time_control=config.time_control.as_dict(),
                         faults=config.policy.as_dict(),
                         isolation=config.isolation,

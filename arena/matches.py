@@ -1,0 +1,133 @@
+"""One match from its specification: the helper every caller uses to play one.
+
+A :class:`MatchSpec` is self-contained — game, options, seats, seeds, time control, fault policy,
+isolation — so an executor anywhere (this process, a pool worker, a Ray task) can play it, and the
+same specification always deals the same cards. :func:`play_match` makes the hosts, plays the
+match with the referee and closes the hosts; :func:`open_hosts` and :func:`referee_for` are its
+two halves, for callers that wrap hosts or time the play alone (the benchmarks).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import zlib
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+
+from arena.games.base import SeededDecks
+from arena.players.hosts import Host
+from arena.players.seats import make_host
+from arena.referee import FaultPolicy, Referee, TimeControl
+
+if TYPE_CHECKING:
+    from arena.games.base import Game, GameState
+    from arena.plugins.manager import Registry
+    from arena.referee.match import MatchResult
+
+
+def seat_seed(seed: int | str, match: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of match ``match`` of a run seeded ``seed`` (one formula for
+    ``arena play``, tournaments and benchmarks)."""
+    return zlib.crc32(f"{seed}/match/{match}/seat/{seat}".encode())
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match, self-contained: everything an executor anywhere needs to play it."""
+
+    index: int  # the position in the schedule; results are rated in this order
+    game: str
+    options: dict[str, Any]
+    deal_seed: int | str  # the seed of the deals: the same for every lineup and rotation of a deal set
+    seats: tuple[str, ...]  # the name in each seat (on the board, in the record)
+    bots: tuple[str, ...]  # per seat: an installed bot's name or a seat kind's name (grpc://..., cmd:...)
+    settings: tuple[dict[str, Any], ...]  # per seat, passed to the bot
+    bot_seeds: tuple[int, ...]  # per seat
+    time_control: dict[str, Any] = field(default_factory=lambda: TimeControl().as_dict())
+    faults: dict[str, Any] = field(default_factory=lambda: FaultPolicy().as_dict())
+    isolation: str = "inprocess"
+    lineup: tuple[str, ...] = ()  # tournaments: the bot (board name) of each side, before rotation
+    rotation: int = 0
+    deal_set: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "MatchSpec":
+        fields = dict(data)
+        for key in ("lineup", "seats", "bots", "settings", "bot_seeds"):
+            if key in fields:
+                fields[key] = tuple(fields[key])
+        return cls(**fields)
+
+    @classmethod
+    def single(cls, game: str, bots: Sequence[str], *, seed: int | str = 0, index: int = 0,
+               options: Mapping[str, Any] | None = None,
+               names: Sequence[str] | None = None, settings: Sequence[Mapping[str, Any]] | None = None,
+               time_control: TimeControl | None = None, policy: FaultPolicy | None = None,
+               isolation: str = "inprocess", bot_seeds: Sequence[int] | None = None) -> "MatchSpec":
+        """One match outside a tournament (``arena play``, benchmarks, tests): the deals from
+        ``seed``, the bots' seeds by :func:`seat_seed` unless given."""
+        return cls(
+            index=index,
+            game=game,
+            options=dict(options or {}),
+            deal_seed=seed,
+            seats=tuple(names or bots),
+            bots=tuple(bots),
+            settings=tuple(dict(s) for s in (settings or [{}] * len(bots))),
+            bot_seeds=tuple(bot_seeds if bot_seeds is not None else (seat_seed(seed, index, s) for s in range(len(bots)))),
+            time_control=(time_control or TimeControl()).as_dict(),
+            faults=(policy or FaultPolicy()).as_dict(),
+            isolation=isolation,
+        )
+
+
+@contextlib.contextmanager
+def open_hosts(registry: "Registry", spec: MatchSpec, game: "Game | None" = None) -> Iterator[list[Host]]:
+    """The hosts of ``spec``'s seats, closed when the block ends (those made so far, if one fails)."""
+    name = game.name if game is not None else spec.game
+    hosts: list[Host] = []
+    try:
+        for seat, bot in enumerate(spec.bots):
+            hosts.append(make_host(registry, bot, game=name, seed=spec.bot_seeds[seat],
+                                   isolation=spec.isolation, settings=spec.settings[seat]))
+        yield hosts
+    finally:
+        for host in hosts:
+            host.close()
+
+
+def referee_for(spec: MatchSpec, game: "Game", hosts: Sequence[Host], *, ask_forced: bool = False,
+                on_action: "Callable[[GameState, int, str, float | None], None] | None" = None) -> Referee:
+    """The referee of ``spec`` among ``hosts`` (made by :func:`open_hosts`, or wrapped ones)."""
+    return Referee(
+        game,
+        hosts,
+        list(spec.seats),
+        seed=spec.deal_seed,
+        decks=SeededDecks(spec.deal_seed),
+        time_control=TimeControl.from_dict(spec.time_control),
+        policy=FaultPolicy.from_dict(spec.faults),
+        ask_forced=ask_forced,
+        match_id=str(spec.index),
+        on_action=on_action,
+    )
+
+
+def play_match(
+    spec: MatchSpec,
+    registry: "Registry | None" = None,
+    *,
+    ask_forced: bool = False,
+    on_action: "Callable[[GameState, int, str, float | None], None] | None" = None,
+) -> "MatchResult":
+    """Play ``spec`` to its end and return the referee's result (hosts closed whatever happens)."""
+    if registry is None:
+        from arena.plugins import get_registry
+
+        registry = get_registry()
+    game = registry.game(spec.game, spec.options)
+    with open_hosts(registry, spec, game) as hosts:
+        return referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()

@@ -1,0 +1,73 @@
+"""The bundled seat kinds (``grpc://``, ``grpcs://``, ``cmd:``) and isolation levels
+(``inprocess``, ``process``), registered through the plugin hooks like a third party's.
+
+gRPC is imported only when a gRPC seat is checked or made.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from arena.errors import ArenaError
+from arena.players.base import BotSpec
+from arena.players.hosts import Host, InProcessHost
+from arena.players.seats import Isolation, SeatKind, SeatRequest
+from arena.plugins import hookimpl
+
+COMMAND_PREFIX = "cmd:"
+
+
+def _grpc_host(request: SeatRequest) -> Host:
+    from arena.players.remote import GrpcHost
+
+    return GrpcHost(request.name, seed=request.seed, settings=request.settings)
+
+
+def _check_address(name: str) -> None:
+    from arena.players.remote import parse_address
+
+    parse_address(name)
+
+
+def _command_host(request: SeatRequest) -> Host:
+    from arena.players.remote import CommandHost
+
+    return CommandHost(request.name[len(COMMAND_PREFIX):], seed=request.seed, settings=request.settings)
+
+
+def _check_command(name: str) -> None:
+    command = name[len(COMMAND_PREFIX):]
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise ArenaError(f"{name!r}: the command cannot be split into words: {exc}") from None
+    if not words:
+        raise ArenaError(f"{name!r}: no command after {COMMAND_PREFIX!r}; write cmd:PROGRAM ARGUMENTS")
+
+
+def _in_process(spec: BotSpec, request: SeatRequest) -> Host:
+    return InProcessHost(spec.factory(dict(request.settings), request.seed))
+
+
+def _own_process(spec: BotSpec, request: SeatRequest) -> Host:
+    from arena.players.isolated import ProcessHost
+
+    return ProcessHost(spec.factory, request.settings, request.seed)
+
+
+@hookimpl
+def arena_register_seat_kinds() -> list[SeatKind]:
+    return [
+        SeatKind("grpc", ("grpc://", "grpcs://"), "a bot server reached over gRPC (grpcs: with TLS)",
+                 _grpc_host, _check_address, example="grpc://HOST:PORT"),
+        SeatKind("cmd", (COMMAND_PREFIX,), "a program the arena launches for the match; it serves gRPC "
+                 "on the port in $ARENA_BOT_PORT", _command_host, _check_command, example="cmd:COMMAND"),
+    ]
+
+
+@hookimpl
+def arena_register_isolations() -> list[Isolation]:
+    return [
+        Isolation("inprocess", "the bot runs in the arena's process (fastest; trusted bots only)", _in_process),
+        Isolation("process", "each bot in a process of its own, replaced after a crash or a timeout", _own_process),
+    ]

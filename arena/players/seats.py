@@ -1,0 +1,108 @@
+"""Seats: what a seat's name means, and the host that plays it.
+
+A seat's name (in ``arena play --seats`` or a tournament file's ``bot``) is either
+
+* a name with a registered **seat kind**'s prefix (``grpc://HOST:PORT``, ``cmd:COMMAND``, ...):
+  the seat kind checks the name and makes the host; or
+* an installed bot's name: the bot is hosted as the chosen **isolation** level says
+  (``inprocess``, ``process``, ...).
+
+Both are registries (``arena_register_seat_kinds``, ``arena_register_isolations``); the bundled
+kinds are registered by ``arena.players.plugin`` like a third party's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from arena.errors import ArenaError
+from arena.players.base import BotSpec
+from arena.players.hosts import Host
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """Everything a seat kind or an isolation level is told when it makes a host."""
+
+    name: str  # the seat's name, as given (a seat kind sees it with its prefix)
+    game: str
+    seed: int  # the bot's seed (its randomness)
+    settings: Mapping[str, Any]
+    isolation: str  # the match's isolation level (a seat kind may ignore it)
+
+
+@dataclass(frozen=True)
+class SeatKind:
+    """A kind of seat reached by a prefixed name.
+
+    ``check(name)`` raises :class:`ArenaError` saying what is wrong with a name, before any match is
+    played (a tournament file is checked with it); ``make_host(request)`` makes the host for a match.
+    """
+
+    name: str
+    prefixes: tuple[str, ...]
+    summary: str
+    make_host: Callable[[SeatRequest], Host]
+    check: Callable[[str], None] = lambda name: None
+    example: str = ""  # shown in help texts, e.g. "grpc://HOST:PORT"
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """An isolation level for installed bots: ``make_host(spec, request)`` hosts one for a match."""
+
+    name: str
+    summary: str
+    make_host: Callable[[BotSpec, SeatRequest], Host]
+
+
+def seat_kind_of(registry: "Registry", name: str) -> SeatKind | None:
+    """The seat kind whose prefix ``name`` starts with, or None (an installed bot's name)."""
+    name = name.strip()
+    for kind in registry.seat_kinds.values():
+        if name.startswith(kind.prefixes):
+            return kind
+    return None
+
+
+def check_seat(registry: "Registry", name: str, game: str, isolation: str) -> None:
+    """Check a seat's name for ``game`` before any match; raise :class:`ArenaError` saying why not."""
+    kind = seat_kind_of(registry, name)
+    if kind is not None:
+        kind.check(name.strip())
+        return
+    registry.isolation(isolation)
+    spec = registry.bot(name.strip())
+    if not spec.plays(game):
+        raise ArenaError(f"bot {spec.name!r} does not play {game!r}; it plays {', '.join(spec.games or ())}")
+
+
+def make_host(
+    registry: "Registry",
+    name: str,
+    *,
+    game: str,
+    seed: int,
+    isolation: str = "inprocess",
+    settings: Mapping[str, Any] | None = None,
+) -> Host:
+    """A host for the seat ``name``: made by its seat kind, or an installed bot hosted at ``isolation``."""
+    request = SeatRequest(name.strip(), game, seed, dict(settings or {}), isolation)
+    kind = seat_kind_of(registry, name)
+    if kind is not None:
+        return kind.make_host(request)
+    level = registry.isolation(isolation)
+    spec = registry.bot(request.name)
+    if not spec.plays(game):
+        raise ArenaError(f"bot {spec.name!r} does not play {game!r}; it plays {', '.join(spec.games or ())}")
+    return level.make_host(spec, request)
+
+
+def describe_seats(registry: "Registry") -> str:
+    """One line for help texts: what a seat may be."""
+    kinds = [kind.example or f"{kind.prefixes[0]}..." for kind in registry.seat_kinds.values()]
+    return "an installed bot (see `arena bots`)" + "".join(f", {k}" for k in kinds)

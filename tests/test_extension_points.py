@@ -1,0 +1,139 @@
+"""Every extension axis is a registry a plugin adds to (docs/plugins.md): a seat kind, an executor
+and a command are each one file (tests/plugins/toy_seat.py, toy_executor.py, toy_command.py) and
+one plugin name, and a tournament runs with them through the real command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.errors import ArenaError, PluginError
+from arena.players.seats import Isolation, SeatKind
+from arena.plugins.manager import Registry, get_plugin_manager
+from arena.plugins import hookimpl
+
+ROOT = Path(__file__).resolve().parents[1]
+TOYS = "tests.plugins.toy_game,tests.plugins.toy_seat,tests.plugins.toy_executor,tests.plugins.toy_command"
+
+TOURNAMENT = """
+[tournament]
+name = "toys"
+game = "toy"
+deal_sets = 2
+seed = 3
+isolation = "inprocess"
+
+[options]
+target = 3
+
+[[bots]]
+name = "first"
+bot = "first:one"
+
+[[bots]]
+name = "random"
+bot = "random"
+"""
+
+
+def _arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, TRICK_ARENA_PLUGINS=TOYS, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=300)
+
+
+def test_a_toy_seat_kind_and_a_toy_executor_run_a_tournament(tmp_path):
+    (tmp_path / "toys.toml").write_text(TOURNAMENT)
+    order = tmp_path / "order.txt"
+    done = _arena("run", "toys.toml", "--db", "toys.db", "--quiet", "--order-file", str(order), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    # --order-file, the toy executor's own option, chose it (no --executor): it played last first
+    played = [int(line) for line in order.read_text().split()]
+    assert played == sorted(played, reverse=True) and len(played) == 4
+    with sqlite3.connect(tmp_path / "toys.db") as db:
+        rows = db.execute("SELECT spec, record FROM matches ORDER BY idx").fetchall()
+    assert len(rows) == 4
+    for spec, record in rows:
+        spec, record = json.loads(spec), json.loads(record)
+        first = [seat for seat, bot in enumerate(spec["bots"]) if bot == "first:one"]
+        assert first and record["termination"]["how"] == "normal"
+        # the toy seat really played: its every action is the first legal one (replayed below)
+        from arena.games.base import FixedDecks
+        from arena.plugins import get_registry
+
+        game = get_registry().game("toy", record["options"])
+        state = game.new_match(decks=FixedDecks([h["deck"] for h in record["hands"]], record["hands"][0]["dealer"]))
+        for hand in record["hands"]:
+            for seat, action in hand["actions"]:
+                if seat in first:
+                    assert action == state.legal_actions()[0]
+                state.apply(action)
+    assert "first" in done.stdout and "random" in done.stdout  # the board
+
+
+def test_a_toy_command_is_on_the_arena_command_line(tmp_path):
+    done = _arena("extensions", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = dict(line.split(": ", 1) for line in done.stdout.splitlines())
+    assert "first" in lines["seat_kinds"].split(", ") and "grpc" in lines["seat_kinds"]
+    assert "backwards" in lines["executors"] and {"local", "inline", "ray"} <= set(lines["executors"].split(", "))
+    assert {"extensions", "play", "run", "bench", "serve-bot"} <= set(lines["commands"].split(", "))
+    assert {"inprocess", "process"} <= set(lines["isolations"].split(", "))
+    helped = _arena("--help", cwd=tmp_path)
+    assert "extensions" in helped.stdout and "list the registered extensions" in helped.stdout
+
+
+def test_the_toy_seat_kind_checks_its_name_before_any_match(tmp_path):
+    (tmp_path / "toys.toml").write_text(TOURNAMENT.replace('bot = "first:one"', 'bot = "first:"'))
+    done = _arena("run", "toys.toml", "--db", "toys.db", "--quiet", cwd=tmp_path)
+    assert done.returncode == 2 and "bots[0].bot" in done.stderr and "write first:NAME" in done.stderr
+    assert not (tmp_path / "toys.db").exists() or sqlite3.connect(tmp_path / "toys.db").execute(
+        "SELECT COUNT(result) FROM matches").fetchone()[0] == 0
+
+
+def test_options_of_one_executor_refuse_another(tmp_path):
+    (tmp_path / "toys.toml").write_text(TOURNAMENT)
+    done = _arena("run", "toys.toml", "--executor", "inline", "--order-file", "x", cwd=tmp_path)
+    assert done.returncode == 2 and "--order-file is for --executor backwards, not --executor inline" in done.stderr
+
+
+class _Clash:
+    @hookimpl
+    def arena_register_seat_kinds(self):
+        return [SeatKind("other-grpc", ("grpc://",), "clashes with the bundled grpc:// kind", lambda r: None)]
+
+
+class _Twice:
+    @hookimpl
+    def arena_register_isolations(self):
+        return [Isolation("process", "a second 'process' level", lambda spec, r: None)]
+
+
+class _Wrong:
+    @hookimpl
+    def arena_register_executors(self):
+        return ["not an executor"]
+
+
+@pytest.mark.parametrize("plugin, message", [
+    (_Clash(), "claims the prefix 'grpc://', already that of 'grpc'"),
+    (_Twice(), "two plugins register the isolation level 'process'"),
+    (_Wrong(), "as an executor, which is not an arena.tournaments.executors.ExecutorKind"),
+])
+def test_bad_registrations_name_what_is_wrong(plugin, message):
+    with pytest.raises(PluginError) as caught:
+        Registry(get_plugin_manager(plugins=[plugin]))
+    assert message in str(caught.value)
+
+
+def test_unknown_isolation_and_executor_say_what_is_registered(registry):
+    with pytest.raises(ArenaError, match=r"unknown isolation level 'jail'; isolation levels: inprocess, process"):
+        registry.isolation("jail")
+    with pytest.raises(ArenaError, match=r"unknown executor 'slurm'; executors: .*local"):
+        registry.executor("slurm")
