@@ -1,6 +1,6 @@
-"""Cards as integers and hands as 52-bit masks (§4).
+"""Cards as integers and hands as 52-bit masks (docs/games/all_fours.md §2, §4).
 
-A card is ``suit * 13 + rank``: suits in the canonical pack order S, C, D, H (rules/README.md) and
+A card is ``suit * 13 + rank``: suits in the canonical pack order S, C, D, H (§2) and
 ranks from the two (0) to the ace (12). So the canonical pack lists the cards in id order, a card
 outranks another of its suit exactly when its id is larger, and a suit is 13 adjacent bits.
 """

@@ -1,4 +1,4 @@
-"""The options (variants) of §3, plus the harness limit `max_hands`."""
+"""The options (variants) of docs/games/all_fours.md §3, plus the harness limit `max_hands`."""
 
 from __future__ import annotations
 
