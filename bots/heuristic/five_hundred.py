@@ -176,7 +176,7 @@ class Strategy(Player):
         seat = obs["seat"]
         sides = obs["sides"]
         contracting = seat in contract["seats"]
-        played = {card for t in obs["completed_tricks"] for _, card in t["cards"]} | {c for _, c in trick}
+        played = {card for t in obs["tricks"] for _, card in t["cards"]} | {c for _, c in trick}
         hand = obs["hand"]
         if contract["misere"]:
             return self.play_misere(obs, legal, ctx, contracting)

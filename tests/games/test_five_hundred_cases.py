@@ -1,4 +1,4 @@
-"""The worked cases of §14 of shared/rules/five_hundred.md (four players), one test each."""
+"""The worked cases TC-01 … TC-33 of docs/games/five_hundred.md §14 (four players), one test each."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def test_tc07_throw_in_and_a_late_opening_bid():
     for call in ["pass"] * 4:
         st.apply(call)
     assert st.scores() == [0, 0]
-    assert st.deal_results[0]["thrown_in"] and st.deal_results[0]["changes"] == [0, 0]
+    assert st.deal_results[0]["end"] == "thrown_in" and st.deal_results[0]["changes"] == [0, 0]
     assert len(st.deals) == 2 and st.dealer == 0 and st.deals[1]["dealer"] == 0
     # The new dealer is seat 0, so the calls run 1, 2, 3, 0: the last seat to call opens (see the
     # docs: the case's "seats 0, 1, 2 pass and seat 3 bids" assumes dealer 2).
@@ -279,7 +279,7 @@ def test_tc17_misere_contractor_who_does_not_nominate():
     assert legal_cards(st) == {"JK"}
     st.apply("play JK")
     result = st.deal_results[0]
-    assert result["early_end"] and result["seat_tricks"][0] == 1
+    assert result["early_end"] and result["tricks_won_by_seat"][0] == 1
     assert st.scores() == [-250, 0]
 
 
@@ -312,7 +312,7 @@ def scored(g, dealer, calls, winners, scores=None, **plan):
 
 def test_tc19_scoring_a_made_contract():
     st, result = scored(game(), 3, ["bid 7H", "pass", "pass", "pass"], [0, 2] * 4 + [1, 3])
-    assert result["made"] and result["tricks"] == [8, 2]
+    assert result["made"] and result["tricks_won"] == [8, 2]
     assert result["changes"] == [200, 20] and st.scores() == [200, 20]
 
 
@@ -331,7 +331,7 @@ def test_tc22_misere_results():
     g = game()
     calls = ["bid 7S", "bid MIS", "pass", "pass", "pass"]
     st, result = scored(g, 3, calls, [0, 2] * 5)
-    assert result["contract"] == "MIS" and result["sitting_out"] == [3]
+    assert result["contract"]["bid"] == "MIS" and result["sitting_out"] == [3]
     assert result["made"] and result["changes"] == [0, 250]
 
     deck, actions = plan_hand(g, 3, ["bid OM", "pass", "pass", "pass"], tricks=[1, 0])
@@ -348,7 +348,7 @@ def test_tc22_misere_results():
     g = game(allow_blind_misere=True)
     calls = ["bid BM", "look", "pass", "look", "pass", "look", "pass"]
     st, result = scored(g, 3, calls, [1, 3] * 5)
-    assert result["contract"] == "BM" and result["changes"] == [500, 0]
+    assert result["contract"]["bid"] == "BM" and result["changes"] == [500, 0]
     assert st.is_over() and st.winner() == 0
 
 
@@ -361,8 +361,8 @@ def test_tc23_misere_turn_order():
         if action.startswith("play"):
             seats.append(st.current_player())
         st.apply(action)
-        if len(st.deals) == 1 and st.completed:
-            assert len(st.completed[-1][1]) == 3
+        if len(st.deals) == 1 and st.tricks:
+            assert len(st.tricks[-1][1]) == 3
     assert seats[:3] == [1, 2, 0] and 3 not in seats and len(seats) == 30
     assert st.deal_results[0]["changes"] == [0, 250]
 

@@ -69,7 +69,7 @@ def test_two_players_dead_hand_and_alternating_deal():
     assert st.current_player() == 0  # the non-dealer calls first
     st.apply("pass")
     st.apply("pass")
-    assert st.deal_results[0]["thrown_in"] and st.dealer == 0 and st.current_player() == 1
+    assert st.deal_results[0]["end"] == "thrown_in" and st.dealer == 0 and st.current_player() == 1
     for seat in (0, 1):
         obs = st.observation(seat)
         assert not dead & set(obs["hand"])
@@ -127,7 +127,7 @@ def test_six_players_teams_and_misere_sit_out(teams, sides, trick):
     calls = ["bid 6S", "bid 7S", "pass", "pass", "pass", "pass", "bid MIS", "pass"]  # dealer 5
     st = run(g, 5, calls, tricks=[1, 1, 1])
     assert st.observation(1)["sitting_out"] == partners
-    assert all(len(t[1]) == trick for t in st.completed)
+    assert all(len(t[1]) == trick for t in st.tricks)
     assert st.bid.text == "MIS" and st.contractor == 0
 
 

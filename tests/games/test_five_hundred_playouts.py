@@ -52,9 +52,10 @@ def choose(rng: random.Random, st, ids: list[int]) -> int:
 def expected_changes(g, row, before):
     """§8 recomputed from a hand's result row."""
     changes = [0] * g.num_sides
-    if row["thrown_in"]:
+    if row["end"] == "thrown_in":
         return changes
-    text, c, seats, taken = row["contract"], row["contractor"], row["contracting_seats"], row["seat_tricks"]
+    contract = row["contract"]
+    text, c, seats, taken = contract["bid"], contract["contractor"], contract["seats"], row["tricks_won_by_seat"]
     if text in MISERE:
         changes[g.side_of(c)] = MISERE[text] if taken[c] == 0 else -MISERE[text]
         return changes
@@ -79,17 +80,17 @@ def expected_changes(g, row, before):
 def check_hand_row(g, st, row, before):
     assert row["changes"] == expected_changes(g, row, before)
     assert row["scores"] == [b + d for b, d in zip(before, row["changes"])]
-    if row["thrown_in"]:
-        assert row["end"] in (None, "unfinished")
+    if row["end"] == "thrown_in":
+        assert row["match_end"] in (None, "unfinished")
         return
-    seats, made, scores = row["contracting_seats"], row["made"], row["scores"]
+    seats, made, scores = row["contract"]["seats"], row["made"], row["scores"]
     wins = made and any(scores[g.side_of(s)] >= 500 for s in seats)
     loses = not made and any(scores[g.side_of(s)] <= -500 for s in seats)
-    if row["end"] == "win":
+    if row["match_end"] == "win":
         assert wins and st.is_over()
         ranks = st.ranking()
         assert any(ranks[g.side_of(s)] == 0 and scores[g.side_of(s)] >= 500 for s in seats)
-    elif row["end"] == "loss":
+    elif row["match_end"] == "loss":
         assert loses and st.is_over()
         assert all(st.ranking()[g.side_of(s)] > 0 for s in seats if scores[g.side_of(s)] <= -500)
     else:
@@ -104,7 +105,7 @@ def check_state(g, st):
     legal = st.legal_action_ids()
     assert legal and legal == sorted(legal) and st.current_player() is not None
     played = 0
-    for _, trick, _, _ in st.completed:
+    for _, trick, _, _ in st.tricks:
         assert len(trick) == st.nactive and len({s for s, _ in trick}) == st.nactive
         assert not any(st.sitting >> s & 1 for s, _ in trick)
         for _, card in trick:
@@ -126,7 +127,7 @@ def check_state(g, st):
         union |= p
     assert union == pack.all
     if st.stage == PLAY:
-        done = len(st.completed)
+        done = len(st.tricks)
         in_trick = {s for s, _ in st.trick}
         for s in range(g.players):
             expected = 10 if st.sitting >> s & 1 else 10 - done - (s in in_trick)
@@ -136,9 +137,11 @@ def check_state(g, st):
 def visible_cards(g, st, seat) -> set[str]:
     pack = g.pack
     allowed = set(pack.cards(st.hands[seat])) if st.seen >> seat & 1 else set()
-    for _, trick, _, _ in st.completed:
+    for _, trick, _, _ in st.tricks:
         allowed |= {pack.tokens[c] for _, c in trick}
     allowed |= {pack.tokens[c] for _, c in st.trick}
+    if st.deal_results:  # the previous deal's tricks are public (last_result)
+        allowed |= {card for trick in st.deal_results[-1]["tricks"] for _, card in trick["cards"]}
     if st.exposed:
         allowed |= set(pack.cards(st.hands[st.contractor]))
     if seat == st.contractor:
@@ -215,7 +218,7 @@ def play_match(g, seed, deep: bool):
             rows += 1
         check_state(g, st)
     assert rows == len(st.deals) and st.is_over()
-    if st.deal_results[-1]["end"] == "unfinished":
+    if st.deal_results[-1]["match_end"] == "unfinished":
         assert st.unfinished and len(st.deals) == g.options["max_hands"]
     check_observations(g, st)
     return st

@@ -96,7 +96,7 @@ def plan_hand(g: FiveHundredGame, dealer: int, calls: Sequence[str], *, tricks: 
         hands[s], free = free[:10], free[10:]
     dead, free = (free[:10], free[10:]) if n == 2 else ([], free)
     assert not free, f"cards left over: {free}"
-    deck = deck_for(pack.tokens, n, dealer, hands, kitty, dead)
+    deck = deck_for(g, dealer, hands, kitty=kitty, dead=dead)
     actions = list(calls)
     if partners is not None:
         actions.append(partners)

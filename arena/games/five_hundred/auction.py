@@ -1,6 +1,7 @@
-"""The auction (§5) and the five-player partner call (R-6.1), as functions of the state.
+"""The auction (docs/games/five_hundred.md §5) and the five-player partner call (R-6.1), as
+functions of the state.
 
-The call lists per high bid are precomputed by the game (``normal_calls``, ``first_calls``), so a
+The call lists per high bid are precomputed once per configured game (:func:`call_lists`), so a
 legal list is one table look-up.
 """
 
@@ -8,10 +9,38 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arena.games.five_hundred.actions import BM, MIS, PASS, SUIT, ActionTable
+
 if TYPE_CHECKING:
     from arena.games.five_hundred.state import FiveHundredState
 
-PASS = 0
+
+def call_lists(table: ActionTable, misere_requires_seven: bool) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """(normal calls, first-turn calls under blind misère), each indexed by the high bid's id (0 =
+    none). R-5.2: every higher rung; MIS only over a 7-level bid unless ``misere_requires_seven`` is
+    off; BM only as a first-turn choice beside ``look`` (R-5.7.1)."""
+    bid_of = table.bid_of
+    normal: list[tuple[int, ...]] = []
+    first: list[tuple[int, ...]] = []
+    for high in range(table.num_bids + 1):
+        hb = bid_of[high]
+        floor = hb.key if hb else -1
+        calls = [PASS]
+        for a in range(1, table.num_bids + 1):
+            b = bid_of[a]
+            if b.key <= floor or b.kind == BM:
+                continue
+            if b.kind == MIS and misere_requires_seven and not (hb and hb.kind == SUIT and hb.level == 7):
+                continue
+            calls.append(a)
+        normal.append(tuple(calls))
+        opening = []
+        if table.bm_id is not None and bid_of[table.bm_id].key > floor:
+            opening.append(table.bm_id)
+        if table.look_id is not None:
+            opening.append(table.look_id)
+        first.append(tuple(opening))
+    return normal, first
 
 
 def legal(st: "FiveHundredState") -> list[int]:

@@ -1,4 +1,5 @@
-"""Cards of Five Hundred as integers (§2): the pack of each player count, and per-contract tables.
+"""Cards of Five Hundred as integers (docs/games/five_hundred.md §2): the pack of each player count,
+and per-contract tables.
 
 A card is its index in the canonical pack order (suits S, C, D, H; ranks low to high inside each
 suit; JK last: R-3.4), so a hand is an int bitmask. Everything the play needs is precomputed per
@@ -11,6 +12,8 @@ suit; JK last: R-3.4), so a hand is an int bitmask. Everything the play needs is
 """
 
 from __future__ import annotations
+
+from arena.games.bitmask import bits
 
 SUITS = "SCDH"
 NONE = 4  # the effective suit of the suitless joker (R-2.5)
@@ -110,12 +113,7 @@ class Pack:
     def cards(self, mask: int) -> list[str]:
         """The tokens of a hand, in pack order."""
         tokens = self.tokens
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(tokens[low.bit_length() - 1])
-            mask ^= low
-        return out
+        return [tokens[c] for c in bits(mask)]
 
     def mask_of(self, tokens) -> int:
         mask = 0

@@ -1,17 +1,23 @@
-"""The deal (R-4.1): packets of 3, 4 and 3 cards clockwise from the dealer's left, one card to the
-kitty after each round of packets. The deck order alone fixes the deal."""
+"""The deal (docs/games/five_hundred.md R-4.1): packets of 3, 4 and 3 cards clockwise from the
+dealer's left, one card to the kitty after each round of packets. The deck order alone fixes the
+deal; :func:`deck_for` is its inverse."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from arena.games.five_hundred.game import FiveHundredGame
 
 PACKETS = (3, 4, 3)
+HAND = sum(PACKETS)  # 10 cards a hand
+KITTY = len(PACKETS)  # 3 cards
 DEAD = -1  # the two-player dead hand's slot in a deal order
 
 
 def deal_order(players: int, dealer: int) -> list[int]:
     """The seats in the order they receive packets; DEAD marks the two-player dead hand, which sits
-    to the dealer's left and is dealt first, then the non-dealer, then the dealer (R-4.1, R-BC2)."""
+    to the dealer's left and is dealt first, then the non-dealer, then the dealer (R-4.1)."""
     if players == 2:
         return [DEAD, 1 - dealer, dealer]
     return [(dealer + 1 + k) % players for k in range(players)]
@@ -38,21 +44,39 @@ def deal(index: dict[str, int], players: int, dealer: int, deck: Sequence[str]) 
     return hands, dead, kitty
 
 
-def deck_for(pack_tokens: Sequence[str], players: int, dealer: int, hands: dict[int, Sequence[str]],
-             kitty: Sequence[str], dead: Sequence[str] = ()) -> list[str]:
-    """The inverse of :func:`deal`: the deck that deals exactly these hands (10 cards each) and
-    kitty (3 cards). For tests and tools that set up positions."""
-    queues = {seat: list(cards) for seat, cards in hands.items()}
+def deck_for(game: "FiveHundredGame", dealer: int, hands: Mapping[int, Sequence[str]], *,
+             kitty: Sequence[str] = (), dead: Sequence[str] = ()) -> list[str]:
+    """The deck that deals these hands (seat -> card strings), ``kitty`` and two-player ``dead``
+    hand when ``dealer`` deals: the inverse of :func:`deal`, for tests and search bots.
+
+    Any of them may be given short (or left out): the cards named nowhere fill them in pack order,
+    the seats first (seat 0 up), then the kitty, then the dead hand."""
+    players = game.players
+    tokens = game.pack.tokens
+    queues: dict[int, list[str]] = {seat: list(hands.get(seat, ())) for seat in range(players)}
+    for seat in hands:
+        if seat not in queues:
+            raise ValueError(f"seat {seat} is not a seat of a {players}-player game")
     queues[DEAD] = list(dead)
     rest = list(kitty)
+    named = [t for q in queues.values() for t in q] + rest
+    unknown = [t for t in named if t not in game.pack.index]
+    if unknown or len(set(named)) != len(named):
+        raise ValueError(f"not the cards of one pack: {unknown or sorted(t for t in set(named) if named.count(t) > 1)}")
+    spare = [t for t in tokens if t not in set(named)]
+    slots = [(seat, HAND) for seat in range(players)] + [(None, KITTY)] + ([(DEAD, HAND)] if players == 2 else [])
+    for seat, size in slots:
+        queue = rest if seat is None else queues[seat]
+        if len(queue) > size:
+            raise ValueError(f"{'the kitty' if seat is None else f'seat {seat}'} has more than {size} cards")
+        missing = size - len(queue)
+        queue.extend(spare[:missing])
+        del spare[:missing]
     deck: list[str] = []
     for size in PACKETS:
         for seat in deal_order(players, dealer):
             packet, queues[seat] = queues[seat][:size], queues[seat][size:]
-            if len(packet) != size:
-                raise ValueError(f"seat {seat} needs 10 cards")
             deck.extend(packet)
         deck.append(rest.pop(0))
-    if sorted(deck) != sorted(pack_tokens):
-        raise ValueError("the hands and kitty are not exactly the pack")
+    assert sorted(deck) == sorted(tokens)
     return deck

@@ -1,42 +1,15 @@
-"""Five Hundred configured by its options (§11): sides, the action numbering, precomputed call lists."""
+"""Five Hundred configured by its options (docs/games/five_hundred.md §11): sides, the action
+numbering (actions.py), the precomputed call lists (auction.py)."""
 
 from __future__ import annotations
 
-from itertools import combinations
-from typing import Any
-
 from arena.errors import OptionError
 from arena.games.base import DeckSource, Game
-from arena.games.five_hundred.bids import BM, MIS, SUIT, ladder
-from arena.games.five_hundred.cards import SUITS, pack_for
-from arena.options import Option, OptionTable
-
-_BOOL = "bool"
-
-OPTIONS = OptionTable(
-    "five_hundred",
-    (
-        Option("players", 4, "choice", "number of players (§1)", choices=(2, 3, 4, 5, 6), rule="§1"),
-        Option("auction", "australian", "choice", "australian: call until all but one pass; "
-               "american: one round of calls", choices=("australian", "american"), rule="R-5.3, R-5.4"),
-        Option("allow_misere", True, _BOOL, "misère (MIS) may be bid", rule="R-5.2.3"),
-        Option("allow_open_misere", True, _BOOL, "open misère (OM) may be bid", rule="R-5.2.4"),
-        Option("misere_requires_seven", True, _BOOL, "MIS only over a 7-level bid", rule="R-5.2.3"),
-        Option("allow_blind_misere", False, _BOOL, "blind misère (BM) before looking; `look` first",
-               rule="§5.7"),
-        Option("sans_kitty", False, _BOOL, "suit/NT bids may be made without the kitty (-SK)", rule="§5.8"),
-        Option("joker_lead_last_trick_only", False, _BOOL, "the suitless joker may be led only to "
-               "the last trick", rule="R-7.3.5"),
-        Option("raise_after_others_pass", False, _BOOL, "the last bidder gets one more call once all "
-               "others passed (australian auction)", rule="R-5.3.3"),
-        Option("defence_cap", False, "choice", "defensive trick points never lift a side above this",
-               choices=(False, 490, 480), rule="R-8.4"),
-        Option("six_player_teams", "2x3", "choice", "six players: two teams of three or three teams "
-               "of two", choices=("2x3", "3x2"), rule="§11"),
-        Option("max_hands", None, "int", "stop the match unfinished after this many hands (deals)",
-               minimum=1, rule="R-9.5"),
-    ),
-)
+from arena.games.five_hundred.actions import ActionTable, ladder
+from arena.games.five_hundred.auction import call_lists
+from arena.games.five_hundred.cards import pack_for
+from arena.games.five_hundred.options import OPTIONS
+from arena.games.five_hundred.state import FiveHundredState
 
 
 class FiveHundredGame(Game):
@@ -45,7 +18,7 @@ class FiveHundredGame(Game):
     name = "five_hundred"
     title = "Five Hundred"
     option_table = OPTIONS
-    rules = "shared/rules/five_hundred.md"
+    rules = "docs/games/five_hundred.md"
 
     def configure(self) -> None:
         o = self.options
@@ -76,60 +49,21 @@ class FiveHundredGame(Game):
         self.team_mask = [sum(1 << s for s in range(n) if sides[s] == sides[seat]) for seat in range(n)]
         self.side_seats = [[s for s in range(n) if sides[s] == side] for side in range(self._num_sides)]
 
-        # Action ids: pass, the ladder, look, discards, nominations, plays, joker leads, partners.
         bids = ladder(o["allow_misere"], o["allow_open_misere"], self.blind, o["sans_kitty"])
-        strings = ["pass"] + ["bid " + b.text for b in bids]
-        self.bid_of = [None] + bids  # indexed by action id
-        self.num_bids = len(bids)
-        self.bm_id = next((i for i, b in enumerate(self.bid_of) if b and b.kind == BM), None)
-        self.look_id = None
-        if self.blind:
-            self.look_id = len(strings)
-            strings.append("look")
-        size = self.pack.size
-        self.discard_base = len(strings)
-        strings += ["discard " + t for t in self.pack.tokens]
-        self.nominate_base = len(strings)
-        strings += ["nominate " + s for s in SUITS] + ["nominate none"]
-        self.play_base = len(strings)
-        strings += ["play " + t for t in self.pack.tokens]
-        self.joker_lead_base = len(strings)
-        strings += ["play JK " + s for s in SUITS]
-        self.partners_base = len(strings)
-        self.partner_sets: list[tuple[int, ...]] = []
-        if n == 5:
-            for k in range(3):
-                for subset in combinations(range(n), k):
-                    self.partner_sets.append(subset)
-                    strings.append("partners " + (" ".join(map(str, subset)) if subset else "none"))
-        self.strings = strings
-        self.ids = {s.upper(): i for i, s in enumerate(strings)}
-        self.exact = {s: i for i, s in enumerate(strings)}
-        assert len(self.ids) == len(strings) and self.play_base + size == self.joker_lead_base
-
-        # Call lists per high bid (id 0 = none), R-5.2: every higher rung; MIS only over a 7-level
-        # bid unless misere_requires_seven is off; BM only as a first-turn choice (R-5.7.1).
-        seven = o["misere_requires_seven"]
-        self.normal_calls: list[tuple[int, ...]] = []
-        self.first_calls: list[tuple[int, ...]] = []
-        for high in range(len(bids) + 1):
-            hb = self.bid_of[high]
-            floor = hb.key if hb else -1
-            calls = [0]
-            for a in range(1, len(bids) + 1):
-                b = self.bid_of[a]
-                if b.key <= floor or b.kind == BM:
-                    continue
-                if b.kind == MIS and seven and not (hb and hb.kind == SUIT and hb.level == 7):
-                    continue
-                calls.append(a)
-            self.normal_calls.append(tuple(calls))
-            first = []
-            if self.bm_id is not None and self.bid_of[self.bm_id].key > floor:
-                first.append(self.bm_id)
-            if self.look_id is not None:
-                first.append(self.look_id)
-            self.first_calls.append(tuple(first))
+        table = self.actions = ActionTable(self.pack.tokens, n, bids, self.blind)
+        # The engine reads the blocks from the game itself (one attribute look-up on the hot path).
+        self.strings = table.strings
+        self.bid_of = table.bid_of
+        self.num_bids = table.num_bids
+        self.bm_id = table.bm_id
+        self.look_id = table.look_id
+        self.discard_base = table.discard_base
+        self.nominate_base = table.nominate_base
+        self.play_base = table.play_base
+        self.joker_lead_base = table.joker_lead_base
+        self.partners_base = table.partners_base
+        self.partner_sets = table.partner_sets
+        self.normal_calls, self.first_calls = call_lists(table, o["misere_requires_seven"])
 
     # -- Game interface ----------------------------------------------------------------------------
     @property
@@ -141,32 +75,16 @@ class FiveHundredGame(Game):
 
     @property
     def num_actions(self) -> int:
-        return len(self.strings)
+        return len(self.actions)
 
     def action_string(self, action_id: int) -> str:
-        return self.strings[action_id]
+        return self.actions.strings[action_id]
 
     def action_id(self, action: str) -> int | None:
-        found = self.exact.get(action) if isinstance(action, str) else None
-        if found is not None or not isinstance(action, str):
-            return found
-        words = action.split()
-        if not words:
-            return None
-        args = []
-        for word in words[1:]:
-            word = word.upper()
-            if len(word) > 1 and word[0] == "T" and word != "NONE":
-                word = "10" + word[1:]  # T for ten: "TH", "play TD", "bid TNT"
-            args.append(word)
-        if words[0].lower() == "partners" and args and args != ["NONE"]:
-            args.sort()
-        return self.ids.get(" ".join([words[0].upper()] + args))
+        return self.actions.parse(action)
 
     def side_name(self, side: int) -> str:
         return "seats " + "+".join(str(s) for s in self.side_seats[side])
 
-    def new_state(self, decks: DeckSource) -> Any:
-        from arena.games.five_hundred.state import FiveHundredState
-
+    def new_state(self, decks: DeckSource) -> FiveHundredState:
         return FiveHundredState(self, decks)

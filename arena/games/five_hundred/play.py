@@ -1,25 +1,20 @@
-"""The play of the cards (§7): legal plays with bit operations, trick winners from value tables.
+"""The play of the cards (docs/games/five_hundred.md §7): legal plays with bit operations, trick
+winners from value tables.
 
 The state holds the context tables of the contract (``smask``: cards per effective suit,
 ``value[L]``: trick strength under led suit L), so following suit is one AND and the running trick
-winner is one comparison per card.
+winner is one comparison per card. The play ids are the pack indices moved up by ``play_base``,
+so a mask shifted by it iterates straight into legal ids.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arena.games.bitmask import bits
+
 if TYPE_CHECKING:
     from arena.games.five_hundred.state import FiveHundredState
-
-
-def _ids(mask: int, base: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(base + low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def legal(st: "FiveHundredState") -> list[int]:
@@ -30,7 +25,7 @@ def legal(st: "FiveHundredState") -> list[int]:
     jk = st.jk_bit
     if not st.trick:  # leading
         if st.suitless and hand & jk:
-            out = _ids(hand ^ jk, base)
+            out = bits((hand ^ jk) << base)
             lead = g.joker_lead_base
             if hand == jk:  # the last trick: any suit may be named (R-7.3.4)
                 out.extend(range(lead, lead + 4))
@@ -38,13 +33,13 @@ def legal(st: "FiveHundredState") -> list[int]:
                 done = st.suits_led
                 out.extend(lead + s for s in range(4) if not done >> s & 1)
             return out
-        return _ids(hand, base)
+        return bits(hand << base)
     follow = hand & st.smask[st.led]
     if follow:
-        return _ids(follow, base)
+        return bits(follow << base)
     if st.forced_joker and hand & jk:  # R-7.3.3: void in misère, the suitless joker must go
         return [base + g.pack.joker]
-    return _ids(hand, base)
+    return bits(hand << base)
 
 
 def apply(st: "FiveHundredState", a: int) -> None:

@@ -1,13 +1,23 @@
-"""Scoring a hand (§8) and the end of the game (§9), as pure functions of plain numbers."""
+"""Scoring a hand (docs/games/five_hundred.md §8) and the end of the game (§9), as pure functions
+of plain numbers."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from arena.games.five_hundred.bids import Bid
+from arena.games.base import MatchEnd
+
+if TYPE_CHECKING:
+    from arena.games.five_hundred.actions import Bid
 
 SLAM = 250  # R-8.2.2
 TARGET = 500  # R-9.1
+
+# How a deal ended: the hand result's "end".
+MADE, SET, THROWN_IN = "made", "set", "thrown_in"
+# How a deal ended the match (the hand result's "match_end"), and the MatchEnd of each.
+WIN, LOSS, UNFINISHED = "win", "loss", "unfinished"
+MATCH_END = {WIN: MatchEnd.TARGET, LOSS: MatchEnd.LOSING_SCORE, UNFINISHED: MatchEnd.HAND_LIMIT}
 
 
 def hand_changes(bid: Bid, contractor: int, members: Sequence[int], seat_tricks: Sequence[int],
@@ -64,7 +74,7 @@ def game_end(made: bool, contractor: int, members: Sequence[int], sides: Sequenc
         ranks = [0] * len(totals)
         for side in others:
             ranks[side] = len(winners) + sum(1 for o in others if totals[o] > totals[side])
-        return ranks, "win"
+        return ranks, WIN
     losers = sorted({sides[s] for s in members if totals[sides[s]] <= -TARGET})
     if not losers:
         return None
@@ -74,7 +84,7 @@ def game_end(made: bool, contractor: int, members: Sequence[int], sides: Sequenc
         ranks[side] = sum(1 for o in others if totals[o] > totals[side])
     for side in losers:
         ranks[side] = len(others) + sum(1 for o in losers if totals[o] > totals[side])
-    return ranks, "loss"
+    return ranks, LOSS
 
 
 def by_score(totals: Sequence[int]) -> list[int]:

@@ -1,4 +1,5 @@
-"""One Five Hundred match in progress (§12): deal, auction, partners, kitty, nomination, play, score.
+"""One Five Hundred match in progress (docs/games/five_hundred.md §12): deal, auction, partners,
+kitty, nomination, play, score.
 
 Phases: ``auction`` -> ``partners`` (five players, suit/NT contracts) -> ``discard`` (three
 ``discard <card>``, skipped sans kitty) -> ``nominate`` (NT and misère, contractor holding JK) ->
@@ -9,15 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games.base import DeckSource, GameState
-from arena.games.five_hundred import auction, play
-from arena.games.five_hundred.bids import NT, OM
-from arena.games.five_hundred.cards import SUITS, context_index
+from arena.games.base import DeckSource, GameState, MatchEnd
+from arena.games.bitmask import bits
+from arena.games.five_hundred import auction, play, view
+from arena.games.five_hundred.actions import NT, OM
+from arena.games.five_hundred.cards import context_index
 from arena.games.five_hundred.dealing import deal
-from arena.games.five_hundred.scoring import by_score, game_end, hand_changes
+from arena.games.five_hundred.scoring import (
+    MADE, MATCH_END, SET, THROWN_IN, UNFINISHED, by_score, game_end, hand_changes,
+)
+from arena.games.five_hundred.view import AUCTION, DISCARD, NOMINATE, OVER, PARTNERS, PHASES, PLAY
 
-AUCTION, PARTNERS, DISCARD, NOMINATE, PLAY, OVER = range(6)
-PHASES = ("auction", "partners", "discard", "nominate", "play", "over")
+_play_legal, _play_apply = play.legal, play.apply  # the hot path: no module look-up
+
+__all__ = ["FiveHundredState", "AUCTION", "PARTNERS", "DISCARD", "NOMINATE", "PLAY", "OVER", "PHASES"]
 
 
 class FiveHundredState(GameState):
@@ -28,7 +34,7 @@ class FiveHundredState(GameState):
         self.total = [0] * game.num_sides
         self.over = False
         self.unfinished = False
-        self.end: str | None = None  # "win", "loss" or "unfinished" once over
+        self.end: str | None = None  # "win", "loss" or "unfinished" once over (scoring.MATCH_END)
         self.ranks: list[int] | None = None
         self.dealer = decks.first_dealer(self.n)  # R-3.2
         self._deal()
@@ -61,8 +67,9 @@ class FiveHundredState(GameState):
         self.led = self.leader = self.taker = -1
         self.best = 0
         self.suits_led = 0
-        self.seat_tricks = [0] * self.n
-        self.completed: list[tuple[int, tuple[tuple[int, int], ...], int, int]] = []
+        self.tricks_won_by_seat = [0] * self.n
+        # the finished tricks: (leader, ((seat, card), ...), winner, led suit)
+        self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int, int]] = []
         self.exposed = False
         self.set_turn((self.dealer + 1) % self.n)  # R-4.2
 
@@ -124,17 +131,17 @@ class FiveHundredState(GameState):
 
     def finish_trick(self) -> None:
         w = self.taker
-        self.seat_tricks[w] += 1
-        self.completed.append((self.leader, tuple(self.trick), w, self.led))
+        self.tricks_won_by_seat[w] += 1
+        self.tricks.append((self.leader, tuple(self.trick), w, self.led))
         self.trick = []
         bid = self.bid
         if bid.misere:
             if w == self.contractor:  # R-7.6: the misère has failed, stop at once
                 self._score(early=True)
                 return
-            if bid.kind == OM and len(self.completed) == 1:
+            if bid.kind == OM and len(self.tricks) == 1:
                 self.exposed = True  # R-7.5
-        if len(self.completed) == 10:
+        if len(self.tricks) == 10:
             self._score(early=False)
             return
         self.turn = w  # R-7.1.3
@@ -143,29 +150,22 @@ class FiveHundredState(GameState):
     def _score(self, early: bool) -> None:
         g = self.game
         bid = self.bid
-        changes, made = hand_changes(bid, self.contractor, self.members, self.seat_tricks, g.sides,
+        changes, made = hand_changes(bid, self.contractor, self.members, self.tricks_won_by_seat, g.sides,
                                      self.total, g.cap)
         self.total = [t + d for t, d in zip(self.total, changes)]
-        side_tricks = [0] * g.num_sides
-        for seat, taken in enumerate(self.seat_tricks):
-            side_tricks[g.sides[seat]] += taken
         result: dict[str, Any] = {
             "scores": list(self.total),
             "changes": changes,
-            "thrown_in": False,
-            "contract": bid.text,
-            "contractor": self.contractor,
-            "contracting_seats": list(self.members),
+            "end": MADE if made else SET,
+            "contract": view.contract(self),
+            "tricks_won": view.tricks_won(self),
+            "tricks": view.tricks(self),
             "made": made,
-            "tricks": side_tricks,
-            "seat_tricks": list(self.seat_tricks),
-            "tricks_played": len(self.completed),
+            "tricks_won_by_seat": list(self.tricks_won_by_seat),
+            "tricks_played": len(self.tricks),
             "early_end": early,
-            "joker_suit": SUITS[self.nominated] if self.nominated >= 0 else None,
             "sitting_out": [s for s in range(self.n) if self.sitting >> s & 1],
         }
-        if self.n == 5:
-            result["partners"] = list(self.partners)
         ended = game_end(made, self.contractor, self.members, g.sides, self.total)
         self._close_hand(result, ended)
 
@@ -174,8 +174,10 @@ class FiveHundredState(GameState):
         result = {
             "scores": list(self.total),
             "changes": [0] * self.game.num_sides,
-            "thrown_in": True,
+            "end": THROWN_IN,
             "contract": None,
+            "tricks_won": [0] * self.game.num_sides,
+            "tricks": [],
         }
         self._close_hand(result, None)
 
@@ -184,9 +186,9 @@ class FiveHundredState(GameState):
         if ended is not None:
             self.ranks, self.end = ended
         elif limit is not None and len(self.deals) >= limit:
-            self.ranks, self.end = by_score(self.total), "unfinished"  # R-9.5
+            self.ranks, self.end = by_score(self.total), UNFINISHED  # R-9.5
             self.unfinished = True
-        result["end"] = self.end
+        result["match_end"] = self.end  # did this deal end the match: "win", "loss", "unfinished", None
         self._end_deal(result)
         if self.end is not None:
             self.over = True
@@ -207,13 +209,13 @@ class FiveHundredState(GameState):
     def _legal_ids(self) -> list[int]:
         stage = self.stage
         if stage == PLAY:
-            return play.legal(self)
+            return _play_legal(self)
         if stage == AUCTION:
             return auction.legal(self)
         g = self.game
         if stage == DISCARD:
             base = g.discard_base
-            return play._ids(self.hands[self.contractor], base)
+            return [base + c for c in bits(self.hands[self.contractor])]
         if stage == NOMINATE:
             return list(range(g.nominate_base, g.nominate_base + 5))
         if stage == PARTNERS:
@@ -223,7 +225,7 @@ class FiveHundredState(GameState):
     def _apply(self, a: int) -> None:
         stage = self.stage
         if stage == PLAY:
-            play.apply(self, a)
+            _play_apply(self, a)
         elif stage == AUCTION:
             auction.apply(self, a)
         elif stage == DISCARD:
@@ -247,15 +249,16 @@ class FiveHundredState(GameState):
             self._exchange()
 
     def observation(self, seat: int) -> dict[str, Any]:
-        from arena.games.five_hundred.view import observation
-
-        return observation(self, seat)
+        return view.observation(self, seat)
 
     def scores(self) -> list[int]:
         return list(self.total)
 
     def is_over(self) -> bool:
         return self.over
+
+    def match_end(self) -> MatchEnd | None:
+        return MATCH_END[self.end] if self.end is not None else None
 
     def ranking(self) -> list[int]:
         return list(self.ranks) if self.ranks is not None else by_score(self.total)
@@ -265,9 +268,9 @@ class FiveHundredState(GameState):
         d = self.__dict__.copy()
         d["hands"] = list(self.hands)
         d["total"] = list(self.total)
-        d["seat_tricks"] = list(self.seat_tricks)
+        d["tricks_won_by_seat"] = list(self.tricks_won_by_seat)
         d["trick"] = list(self.trick)
-        d["completed"] = list(self.completed)
+        d["tricks"] = list(self.tricks)
         deals = list(self.deals)
         if deals:
             last = dict(deals[-1])
