@@ -240,8 +240,8 @@ class Strategy(Player):
 
     def _help_ok(self, hand: list[str]) -> bool:
         """The partner's gift must almost surely be a winner: its best trump, or, holding no trump,
-        its best card (the seed's rule), a side ace, which wins once the trumps are drawn. So the
-        chance that it holds neither an outstanding trump nor a side ace must be small."""
+        its best card (the user's rule document), a side ace, which wins once the trumps are drawn. So
+        the chance that it holds neither an outstanding trump nor a side ace must be small."""
         strain, _, _ = self._best_strain(hand, alone=True)
         if strain == "NT":
             return False

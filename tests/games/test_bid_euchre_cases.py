@@ -1,14 +1,15 @@
-"""The worked cases of §14 of shared/rules/bid_euchre.md (TBE-01 .. TBE-18), one test each."""
+"""The worked cases of §14 of docs/games/bid_euchre.md (TBE-01 .. TBE-18), one test each."""
 
 from __future__ import annotations
 
 import pytest
 
 from arena.errors import IllegalActionError
-from arena.games.base import FixedDecks, SeededDecks
+from arena.games.base import FixedDecks, MatchEnd, SeededDecks
 from arena.games.bid_euchre import BidEuchreGame
-from arena.games.bid_euchre.cards import INDEX, TABLES, TOKENS, ace_no_face, playable, trick_winner
-from arena.games.bid_euchre.dealing import stack
+from arena.games.bid_euchre.cards import INDEX, TABLES, TOKENS, ace_no_face
+from arena.games.bid_euchre.dealing import deck_for
+from arena.games.bid_euchre.play import playable, trick_winner
 from arena.games.bid_euchre.scoring import game_winner, hand_changes
 
 S, C, D, H = range(4)
@@ -25,7 +26,7 @@ TBE08 = {
 def start(hands, dealer, options=None, extra=None):
     """A match whose first deal gives ``hands`` (seat -> cards), later deals seeded."""
     game = BidEuchreGame(options or {})
-    deck = stack(game.pack, dealer, hands, extra)
+    deck = deck_for(game, dealer, hands, extra=extra)
     return game.new_match(decks=FixedDecks([deck], dealer, then=SeededDecks("tbe")))
 
 
@@ -110,7 +111,7 @@ def test_tbe05_illegal_bids():
 def test_tbe06_all_pass_and_stick_the_dealer():
     state = start({}, dealer=3)
     run(state, "0:pass", "1:pass", "2:pass", "3:pass")
-    assert state.deal_results[-1]["outcome"] == "all_pass"
+    assert state.deal_results[-1]["end"] == "all_pass"
     assert state.deal_results[-1]["changes"] == [0, 0]
     assert state.scores() == [0, 0]
     assert state.deals[-1]["dealer"] == 0 and state.current_player() == 1
@@ -149,7 +150,7 @@ def play_hand(state, tricks):
             assert state.current_player() == int(seat), (step, state.current_player())
             state.apply(f"play {card}")
         if len(state.deal_results) > hands_before:  # the last trick ended the hand
-            assert state.deal_results[-1]["trick_log"][-1]["winner"] == winner, cards
+            assert state.deal_results[-1]["tricks"][-1]["winner"] == winner, cards
         else:
             assert state.tricks[-1][2] == winner, cards
 
@@ -164,9 +165,9 @@ def test_tbe08_complete_hand_set():
     assert [t[2] for t in state.tricks] == [3, 0]
     play_hand(state, TBE08_TRICKS[2:])
     result = state.deal_results[-1]
-    assert [t["winner"] for t in result["trick_log"]] == [w for _, w in TBE08_TRICKS]
-    assert result["tricks"] == [3, 3]
-    assert result["changes"] == [3, -4] and result["outcome"] == "set"
+    assert [t["winner"] for t in result["tricks"]] == [w for _, w in TBE08_TRICKS]
+    assert result["tricks_won"] == [3, 3]
+    assert result["changes"] == [3, -4] and result["end"] == "set"
     assert state.scores() == [3, -4]
 
 
@@ -192,9 +193,9 @@ def test_tbe09_complete_hand_help_made():
     assert state.phase == "play" and state.current_player() == 2
     play_hand(state, TBE09_TRICKS)
     result = state.deal_results[-1]
-    assert [t["winner"] for t in result["trick_log"]] == [2] * 6
-    assert all(len(t["cards"]) == 3 for t in result["trick_log"])
-    assert result["tricks"] == [6, 0]
+    assert [t["winner"] for t in result["tricks"]] == [2] * 6
+    assert all(len(t["cards"]) == 3 for t in result["tricks"])
+    assert result["tricks_won"] == [6, 0]
     assert result["changes"] == [12, 0] and state.scores() == [12, 0]
 
 
@@ -339,7 +340,7 @@ def test_tbe15_ace_no_face():
     assert state.current_player() == 2  # seats 1 and 3 are not eligible
     run(state, "2:claim")
     result = state.deal_results[-1]
-    assert result["outcome"] == "ace_no_face" and result["changes"] == [0, 0]
+    assert result["end"] == "ace_no_face" and result["changes"] == [0, 0]
     assert result["claim"] == {"seat": 2, "hand": ["9S", "10S", "10C", "AC", "AD", "AH"]}
     assert state.deals[-1]["dealer"] == 0
     assert state.observation(1)["last_result"]["claim"]["seat"] == 2
@@ -418,7 +419,7 @@ def test_tbe18_lone_rotation():
     while not state.deal_results:
         assert state.current_player() != 0
         state.apply(state.legal_actions()[0])
-    assert all(len(t["cards"]) == 3 for t in state.deal_results[-1]["trick_log"])
+    assert all(len(t["cards"]) == 3 for t in state.deal_results[-1]["tricks"])
 
 
 def test_help_exchange_information():
@@ -461,5 +462,6 @@ def test_max_hands_ends_the_match_unfinished():
     game = BidEuchreGame({"max_hands": 2})
     state = game.new_match(decks=FixedDecks([], 3, then=SeededDecks(1)))
     run(state, "0:pass", "1:pass", "2:pass", "3:pass", "1:pass", "2:pass", "3:pass", "0:pass")
-    assert state.is_over() and state.deal_results[-1]["end"] == "unfinished"
+    assert state.is_over() and state.deal_results[-1]["unfinished"] is True
+    assert state.match_end() is MatchEnd.HAND_LIMIT and state.result()["end"] == "hand_limit"
     assert state.ranking() == [0, 0] and state.winner() is None and state.current_player() is None

@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 
 from arena.errors import IllegalActionError
+from arena.games.base import HAND_RESULT_KEYS, OBSERVATION_KEYS, RESULT_KEYS
 from arena.games.bid_euchre import BidEuchreGame
 from arena.games.bid_euchre.cards import TOKENS
 
@@ -55,7 +56,7 @@ def winner(cards: list[list], trump: str) -> int:
 
 
 def expected_changes(game: BidEuchreGame, result: dict) -> list[int]:
-    contract, tricks, t = result["contract"], result["tricks"], game.tricks
+    contract, tricks, t = result["contract"], result["tricks_won"], game.tricks
     side = contract["side"]
     taken = tricks[side]
     changes = [0, 0]
@@ -108,7 +109,7 @@ def known_cards(state, seat) -> Counter:
         known[TOKENS[state.discarded]] += 1
     if seat == state.contractor:
         known.update(TOKENS[t] for t in state.gives[0] + state.gives[1])
-    if seat == state.out:
+    if seat == state.sitting_out:
         known.update(TOKENS[t] for t in state.gives[1])
         if state.phase != "exchange":
             known.update(TOKENS[t] for t in state.gives[0])
@@ -120,6 +121,9 @@ def check_observations(state, game):
         obs = state.observation(seat)
         json.dumps(obs)
         assert Counter(obs["hand"]) == held(state, seat)
+        assert set(OBSERVATION_KEYS) <= set(obs), set(OBSERVATION_KEYS) - set(obs)
+        assert obs["hand_sizes"] == [sum(state.counts[s]) for s in range(4)]
+        assert obs["leader"] == (state.leader if state.phase == "play" else None)
         assert obs["legal_actions"] == (state.legal_actions() if state.current_player() == seat else [])
         current = {k: v for k, v in obs.items() if k != "last_result"}
         seen = set(CARD.findall(json.dumps(current)))
@@ -128,7 +132,7 @@ def check_observations(state, game):
         if seat != state.deals[-1]["dealer"]:
             assert obs["discarded"] is None
             assert not any(a.startswith("discard") for _, a in obs["history"])
-        if seat not in (state.contractor, state.out):
+        if seat not in (state.contractor, state.sitting_out):
             assert not any(a.startswith("give") for _, a in obs["history"])
 
 
@@ -179,10 +183,10 @@ def playout(options: dict, seed: int, cautious: bool, deep: bool) -> dict:
         assert legal and seat in range(4) and legal == sorted(legal)
         assert in_play(state) == pack
         if state.phase == "play":
-            active = [s for s in range(4) if s != state.out]
+            active = [s for s in range(4) if s != state.sitting_out]
             assert seat in active and len(state.trick) < len(active)
             if state.trick:
-                assert seat == next(s for s in ((state.trick[-1][0] + i) % 4 for i in (1, 2)) if s != state.out)
+                assert seat == next(s for s in ((state.trick[-1][0] + i) % 4 for i in (1, 2)) if s != state.sitting_out)
         if deep and step % 5 == 0:
             check_observations(state, game)
             check_illegal(state, game, rng)
@@ -204,25 +208,29 @@ def playout(options: dict, seed: int, cautious: bool, deep: bool) -> dict:
     assert state.current_player() is None and state.legal_actions() == []
     last = state.deal_results[-1]
     if state.unfinished:
-        assert len(state.deals) == options["max_hands"] and last.get("end") == "unfinished"
+        assert len(state.deals) == options["max_hands"] and last.get("unfinished") is True
         assert state.winner_side is None
     else:
-        assert last["outcome"] in ("made", "set") and state.winner() == last["winner"]
+        assert last["end"] in ("made", "set") and state.winner() == last["winner"]
         assert sorted(state.ranking()) == [0, 1]
     assert len(state.deal_results) == len(state.deals)
+    result = state.result()
+    assert set(RESULT_KEYS) <= set(result) and "how" not in result
+    assert result["end"] == ("hand_limit" if state.unfinished else "target")
     return {"hands": len(state.deals), "won": not state.unfinished}
 
 
 def check_deal(game, state, result, scores_before, bidders, options):
     assert result["scores"] == [scores_before[s] + result["changes"][s] for s in (0, 1)]
-    if result["outcome"] in ("all_pass", "ace_no_face"):
+    assert set(HAND_RESULT_KEYS) <= set(result), set(HAND_RESULT_KEYS) - set(result)
+    if result["end"] in ("all_pass", "ace_no_face"):
         assert result["changes"] == [0, 0]
-        assert (result["outcome"] == "ace_no_face") == ("claim" in result)
+        assert (result["end"] == "ace_no_face") == ("claim" in result)
         return
     contract = result["contract"]
     trump = contract["trump"]
-    log = result["trick_log"]
-    assert len(log) == game.tricks and sum(result["tricks"]) == game.tricks
+    log = result["tricks"]
+    assert len(log) == game.tricks and sum(result["tricks_won"]) == game.tricks
     alone = contract["bid"] in ("help", "moon")
     assert contract["alone"] == alone
     out = (contract["seat"] + 2) % 4 if alone else None
@@ -236,14 +244,14 @@ def check_deal(game, state, result, scores_before, bidders, options):
         assert trick["winner"] == winner(trick["cards"], trump)
         leader = trick["winner"]
     by_seat = Counter(t["winner"] for t in log)
-    assert result["tricks_by_seat"] == [by_seat[s] for s in range(4)]
-    assert result["tricks"] == [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]]
+    assert result["tricks_won_by_seat"] == [by_seat[s] for s in range(4)]
+    assert result["tricks_won"] == [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]]
     if options.get("illegal_play_mode") != "penalize":
         assert result["reneges"] == [0, 0]
     assert result["changes"] == expected_changes(game, result)
     won = expected_winner(result["scores"], game.target, contract["side"], game.simultaneous_finish)
     assert result.get("winner") == won
-    assert state.is_over() == (won is not None or result.get("end") == "unfinished")
+    assert state.is_over() == (won is not None or result.get("unfinished") is True)
 
 
 CONFIGS = [

@@ -1,5 +1,5 @@
 """Game records of Bid Euchre: a seeded match replays to the same scores, and a bad action is
-rejected at exactly its hand and action index (rules/README.md, arena.records.replay)."""
+rejected at exactly its hand and action index (docs/game-interface.md, arena.records.replay)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The fixed action numbering of one configured Bid Euchre game (strings of rules/README.md).
+"""The fixed action numbering of one configured Bid Euchre game (the strings of
+§12.2 of docs/games/bid_euchre.md).
 
 Ids run in blocks, in this order, each block present only when the options allow it:
 ``pass`` · ``bid 3`` … ``bid T-1``, ``bid T`` (plain, option), ``bid help``, ``bid moon`` ·

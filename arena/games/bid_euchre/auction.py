@@ -1,11 +1,23 @@
-"""The auction (§6): who calls next, which calls are legal, when it ends.
+"""The contract phase (§6-§7 of docs/games/bid_euchre.md): the ace-no-face window, the auction,
+the contract it makes, and the cards a partner may give in the ``bid help`` exchange.
 
 Calls are ``0`` (pass) or a bid level (see :class:`~arena.games.bid_euchre.actions.ActionTable`).
 """
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
+from arena.games.bid_euchre.actions import ActionTable
+from arena.games.bid_euchre.cards import STRAINS, TrumpTable, ace_no_face, best_trump
+from arena.games.bitmask import bits
+
 PASS = 0
+
+
+def claimants(masks: Sequence[int], dealer: int) -> list[int]:
+    """§6.5: the seats holding an ace and no face card, clockwise from the dealer's left."""
+    return [s for s in ((dealer + i) & 3 for i in range(1, 5)) if ace_no_face(masks[s])]
 
 
 class Auction:
@@ -62,3 +74,30 @@ class Auction:
             return
         # Back round to the high bidder: all the others passed after the last bid (§6.2).
         self.to_call = None if nxt == self.high_seat else nxt
+
+
+def contract(actions: ActionTable, tricks: int, contractor: int | None, level: int, trump: int | None
+             ) -> dict[str, Any] | None:
+    """The contract as observations and hand results show it, or None before the auction is won."""
+    if contractor is None:
+        return None
+    alone = level >= actions.help_level  # HELP and MOON: the partner sits out (§7.2-7.4)
+    return {
+        "seat": contractor,
+        "side": contractor & 1,
+        "bid": actions.level_name(level),
+        "tricks": min(level, tricks),
+        "trump": None if trump is None else STRAINS[trump],
+        "alone": alone,
+        "sitting_out": (contractor + 2) & 3 if alone else None,
+    }
+
+
+def gifts(mask: int, table: TrumpTable, partner: bool) -> list[int]:
+    """The card indices one may give next in the help exchange (§7.2): the contractor any card;
+    the partner its highest trump while it holds one (E6), else any card (E7)."""
+    if partner:
+        best = best_trump(mask, table)
+        if best is not None:
+            return [best]
+    return bits(mask)

@@ -1,4 +1,5 @@
-"""Bid Euchre cards as small integers, and their ranking once trumps are named (§4 of bid_euchre.md).
+"""Bid Euchre cards as small integers, and their ranking once trumps are named (§4 of
+docs/games/bid_euchre.md).
 
 A card *token index* is ``suit * 6 + rank`` with suits in the canonical order S C D H and ranks
 9 10 J Q K A (low to high); the joker is 24. Both copies of a double-deck card share one index, so a
@@ -11,7 +12,7 @@ effective suit, and one bitmask per effective suit.
 
 from __future__ import annotations
 
-from arena.games.bitmask import bits  # noqa: F401  (re-exported: the engine imports it from here)
+from arena.games.bitmask import bits
 
 SUITS = "SCDH"
 RANKS = ("9", "10", "J", "Q", "K", "A")
@@ -82,30 +83,6 @@ def best_trump(mask: int, table: TrumpTable) -> int | None:
         return None
     power = table.power
     return max(bits(trumps), key=power.__getitem__)
-
-
-def trick_winner(cards: list[tuple[int, int]], table: TrumpTable) -> int:
-    """The seat that wins a trick of (seat, index) pairs (§8.4); identical cards: the first wins."""
-    eff, power, trump = table.eff, table.power, table.trump
-    best_seat, best = cards[0]
-    best_eff, best_power = eff[best], power[best]
-    for seat, card in cards[1:]:
-        e = eff[card]
-        if e == best_eff:
-            if power[card] > best_power:  # strictly higher: an identical later copy loses (§4.4)
-                best_seat, best_power = seat, power[card]
-        elif e == trump:  # a first trump on a plain lead
-            best_seat, best_eff, best_power = seat, e, power[card]
-    return best_seat
-
-
-def playable(mask: int, led: int | None, table: TrumpTable) -> int:
-    """The cards of ``mask`` that may follow a lead of card ``led`` (§8.3): its effective suit if
-    held, else anything. ``led`` None: a lead, anything goes."""
-    if led is None:
-        return mask
-    follow = mask & table.suit_mask[table.eff[led]]
-    return follow or mask
 
 
 def ace_no_face(mask: int) -> bool:

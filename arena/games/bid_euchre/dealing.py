@@ -1,4 +1,5 @@
-"""The deal (§5.2-5.3): a deck order fixes the hands, and a wanted set of hands fixes a deck order.
+"""The deal (§5.2-5.3 of docs/games/bid_euchre.md): a deck order fixes the hands, and
+:func:`deck_for` finds a deck order that deals wanted hands (for tests and search bots).
 
 Cards go one at a time, clockwise, starting with the dealer's left, ``tricks`` to each seat; with the
 joker the one card left over (the deck's last) is the dealer's seventh (or thirteenth).
@@ -7,10 +8,13 @@ joker the one card left over (the deck's last) is the dealer's seventh (or thirt
 from __future__ import annotations
 
 from collections import Counter
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from arena.cards import normalize_card
 from arena.games.bid_euchre.cards import INDEX
+
+if TYPE_CHECKING:
+    from arena.games.bid_euchre.game import BidEuchreGame
 
 
 def deal(deck: Sequence[str], dealer: int, tricks: int, joker: bool) -> tuple[list[list[int]], list[int]]:
@@ -30,18 +34,21 @@ def deal(deck: Sequence[str], dealer: int, tricks: int, joker: bool) -> tuple[li
     return counts, masks
 
 
-def stack(
-    pack: Sequence[str],
+def deck_for(
+    game: BidEuchreGame,
     dealer: int,
     hands: Mapping[int, Sequence[str]],
+    *,
     extra: str | None = None,
 ) -> list[str]:
-    """A deck of ``pack`` that deals ``hands`` (seat -> cards; ``T`` is accepted for ten).
+    """The deck of ``game``'s pack that deals ``hands`` (seat -> cards; ``T`` is accepted for ten)
+    when ``dealer`` deals.
 
-    Seats left out get the remaining cards in pack order. ``extra`` is the dealer's joker-variant
-    extra card (the deck's last card); when the pack has one card more than the hands and no
-    ``extra`` is given, the last remaining card is used.
+    Seats left out, and the missing cards of short hands, get the remaining cards in pack order.
+    ``extra`` is the dealer's joker-variant extra card (the deck's last card); with the joker and no
+    ``extra`` given, it is the one card left over.
     """
+    pack = game.pack
     norm = {seat: [_token(c) for c in cards] for seat, cards in hands.items()}
     rest = Counter(pack)
     rest.subtract(c for cards in norm.values() for c in cards)
@@ -54,7 +61,7 @@ def stack(
         if rest[card] > 0:
             spare.append(card)
             rest[card] -= 1
-    tricks = (len(pack) - (len(pack) % 4)) // 4
+    tricks = game.tricks
     full: list[list[str]] = []
     for seat in range(4):
         cards = list(norm.get(seat, []))
@@ -64,7 +71,7 @@ def stack(
             raise ValueError(f"seat {seat} is given {len(cards)} cards, not {tricks}")
         full.append(cards)
     deck = [full[(dealer + 1 + i) % 4][i // 4] for i in range(4 * tricks)]
-    if len(pack) % 4:
+    if game.joker:
         deck.append(_token(extra) if extra is not None else spare.pop(0))
     return deck
 

@@ -1,29 +1,26 @@
-"""One Bid Euchre match in progress: the deal, the auction, trumps, the help exchange, the play.
+"""One Bid Euchre match in progress: the phases of a deal, wiring the modules beside this one.
 
-Phases (§12): ``discard`` (joker: the dealer's extra card) -> ``ace_no_face`` (claim window) ->
-``auction`` -> ``trump`` -> ``exchange`` (``bid help`` only) -> ``play`` -> scoring -> next deal, or
-``over``. Hands are a count per card index plus a bitmask of the indices held (double deck holds
-two copies of a card).
+Phases (§12.1 of docs/games/bid_euchre.md): ``discard`` (joker: the dealer's extra card) ->
+``ace_no_face`` (claim window) -> ``auction`` -> ``trump`` -> ``exchange`` (``bid help`` only) ->
+``play`` -> scoring -> next deal, or ``over``. Hands are a count per card index plus a bitmask of the
+indices held (the double deck holds two copies of a card).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena.games.base import DeckSource, GameState
-from arena.games.bid_euchre.auction import PASS, Auction
-from arena.games.bid_euchre.cards import (
-    STRAINS,
-    TABLES,
-    TOKENS,
-    ace_no_face,
-    best_trump,
-    bits,
-    playable,
-    trick_winner,
-)
+from arena.games.base import DeckSource, GameState, MatchEnd
+from arena.games.bid_euchre.auction import PASS, Auction, claimants, contract, gifts
+from arena.games.bid_euchre.cards import TABLES, TOKENS
 from arena.games.bid_euchre.dealing import deal
-from arena.games.bid_euchre.scoring import game_winner, hand_changes
+from arena.games.bid_euchre.play import is_renege, trick_list, trick_winner
+from arena.games.bid_euchre.scoring import game_winner, hand_changes, played_result, thrown_in_result
+from arena.games.bid_euchre.view import observation
+from arena.games.bitmask import bits
+
+if TYPE_CHECKING:
+    from arena.games.bid_euchre.game import BidEuchreGame
 
 DISCARD, ACE_NO_FACE, AUCTION, TRUMP, EXCHANGE, PLAY, OVER = (
     "discard", "ace_no_face", "auction", "trump", "exchange", "play", "over",
@@ -31,7 +28,9 @@ DISCARD, ACE_NO_FACE, AUCTION, TRUMP, EXCHANGE, PLAY, OVER = (
 
 
 class BidEuchreState(GameState):
-    def __init__(self, game: Any, decks: DeckSource):
+    game: BidEuchreGame
+
+    def __init__(self, game: BidEuchreGame, decks: DeckSource):
         super().__init__(game, decks)
         self.total = [0, 0]
         self.winner_side: int | None = None
@@ -54,12 +53,12 @@ class BidEuchreState(GameState):
         self.level = 0
         self.trump: int | None = None
         self.table = None
-        self.out: int | None = None  # the partner who sits out a lone hand (§7.4)
+        self.sitting_out: int | None = None  # the partner who sits out a lone hand (§7.4)
         self.gives: list[list[int]] = [[], []]  # help exchange: contractor's cards, partner's cards
         self.trick: list[tuple[int, int]] = []
         self.leader: int | None = None
         self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int]] = []
-        self.won = [0, 0, 0, 0]
+        self.tricks_won_by_seat = [0, 0, 0, 0]
         self.reneges = [0, 0]
         if g.joker:
             self._phase, self.to_act = DISCARD, self.dealer
@@ -68,7 +67,7 @@ class BidEuchreState(GameState):
 
     def _after_discard(self) -> None:
         if self.game.ace_no_face:  # §6.5: eligible players, clockwise from the dealer's left
-            self.anf_queue = [s for s in ((self.dealer + i) & 3 for i in range(1, 5)) if ace_no_face(self.masks[s])]
+            self.anf_queue = claimants(self.masks, self.dealer)
         if self.anf_queue:
             self._phase, self.to_act = ACE_NO_FACE, self.anf_queue[0]
         else:
@@ -134,7 +133,7 @@ class BidEuchreState(GameState):
             trick = self.trick
             if trick and not self.game.penalize:  # penalize: a renege is allowed, and costs (§9.3)
                 table = self.table
-                follow = mask & table.suit_mask[table.eff[trick[0][1]]]  # cards.playable, inline
+                follow = mask & table.suit_mask[table.eff[trick[0][1]]]  # play.playable, inline
                 if follow:
                     mask = follow
             t0, t1, t2 = self.game.play_ids  # the ids of the cards in ``mask``, ascending
@@ -146,13 +145,9 @@ class BidEuchreState(GameState):
             return ids + self.game.bids_above[auction.high]
         if phase == TRUMP:
             return list(range(a.trump_base, a.trump_base + a.strains))
-        if phase == EXCHANGE:
-            mask = self.masks[seat]
-            if seat == self.out:  # the partner must give the best trump it holds (§7.2.3, E6)
-                best = best_trump(mask, self.table)
-                if best is not None:
-                    return [a.give_base + best]
-            return [a.give_base + t for t in bits(mask)]
+        if phase == EXCHANGE:  # the partner must give the best trump it holds (§7.2.3, E6)
+            base = a.give_base
+            return [base + t for t in gifts(self.masks[seat], self.table, seat == self.sitting_out)]
         if phase == DISCARD:
             return [a.discard_base + t for t in bits(self.masks[seat])]
         if phase == ACE_NO_FACE:
@@ -180,7 +175,7 @@ class BidEuchreState(GameState):
             self.trump = action_id - a.trump_base
             self.table = TABLES[self.trump]
             if self.level >= a.help_level:  # HELP and MOON: the partner sits out (§7.2-7.4)
-                self.out = (self.contractor + 2) & 3
+                self.sitting_out = (self.contractor + 2) & 3
             if self.level == a.help_level:
                 self._phase = EXCHANGE
             else:
@@ -192,10 +187,10 @@ class BidEuchreState(GameState):
             mine.append(t)
             if len(mine) == self.game.exchange:
                 if seat == self.contractor:
-                    self.to_act = self.out  # the partner chooses without seeing the card(s) (E5)
+                    self.to_act = self.sitting_out  # the partner chooses without seeing the card(s) (E5)
                 else:  # both have chosen: the swap happens together (§7.2.4)
                     for card in self.gives[0]:
-                        self._put(self.out, card)
+                        self._put(self.sitting_out, card)
                     for card in self.gives[1]:
                         self._put(self.contractor, card)
                     self._start_play()
@@ -227,22 +222,20 @@ class BidEuchreState(GameState):
         trick = self.trick
         table = self.table
         mask = self.masks[seat]
-        if trick and self.game.penalize:  # §9.3: a renege is detected, scored at the hand's end
-            led = table.eff[trick[0][1]]
-            if table.eff[t] != led and mask & table.suit_mask[led]:
-                self.reneges[seat & 1] += 1
+        if trick and self.game.penalize and is_renege(mask, trick[0][1], t, table):
+            self.reneges[seat & 1] += 1  # §9.3: detected now, scored at the hand's end
         counts = self.counts[seat]  # self._take(seat, t), inline
         left = counts[t] = counts[t] - 1
         if not left:
             self.masks[seat] = mask & ~(1 << t)
         trick.append((seat, t))
-        out = self.out
+        out = self.sitting_out
         if len(trick) < (4 if out is None else 3):
             nxt = (seat + 1) & 3
-            self.to_act = (nxt + 1) & 3 if nxt == out else nxt  # skip the lone hand's partner
+            self.to_act = (nxt + 1) & 3 if nxt == out else nxt  # play.next_player, inline
             return
         winner = trick_winner(trick, table)
-        self.won[winner] += 1
+        self.tricks_won_by_seat[winner] += 1
         self.tricks.append((self.leader, tuple(trick), winner))
         self.trick = []
         self.leader = self.to_act = winner
@@ -254,32 +247,18 @@ class BidEuchreState(GameState):
         g = self.game
         a = g.actions
         side = self.contractor & 1
-        side_tricks = [self.won[0] + self.won[2], self.won[1] + self.won[3]]
+        by_seat = self.tricks_won_by_seat
         changes, made = hand_changes(
-            self.level, g.tricks, a.help_level, a.moon_level, side, side_tricks, self.reneges
+            self.level, g.tricks, a.help_level, a.moon_level, side,
+            [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]], self.reneges,
         )
         self.total = [self.total[0] + changes[0], self.total[1] + changes[1]]
         self.winner_side = game_winner(self.total, g.target, side, g.simultaneous_finish)
-        result = {
-            "scores": list(self.total),
-            "changes": changes,
-            "outcome": "made" if made else "set",
-            "contract": self._contract(),
-            "tricks": side_tricks,
-            "tricks_by_seat": list(self.won),
-            "reneges": list(self.reneges),
-            "trick_log": [
-                {"leader": lead, "cards": [[s, TOKENS[t]] for s, t in cards], "winner": win}
-                for lead, cards, win in self.tricks
-            ],
-        }
-        self._finish_deal(result)
+        contract_ = contract(a, g.tricks, self.contractor, self.level, self.trump)
+        self._finish_deal(played_result(self.total, changes, made, contract_, by_seat, self.reneges, trick_list(self.tricks)))
 
     def _throw_in(self, why: str) -> None:
-        result: dict[str, Any] = {"scores": list(self.total), "changes": [0, 0], "outcome": why}
-        if self.claim is not None:
-            result["claim"] = self.claim  # public: the claimant's hand is shown (§11)
-        self._finish_deal(result)
+        self._finish_deal(thrown_in_result(self.total, why, self.claim))
 
     def _finish_deal(self, result: dict[str, Any]) -> None:
         max_hands = self.game.max_hands
@@ -287,7 +266,7 @@ class BidEuchreState(GameState):
             result["winner"] = self.winner_side
         elif max_hands is not None and len(self.deals) >= max_hands:
             self.unfinished = True
-            result["end"] = "unfinished"
+            result["unfinished"] = True  # the harness limit stopped the match here
         self._end_deal(result)
         self.dealer = (self.dealer + 1) & 3  # the deal passes to the left after every hand (§5.5)
         if self.winner_side is not None or self.unfinished:
@@ -295,98 +274,15 @@ class BidEuchreState(GameState):
         else:
             self._deal()
 
-    def _contract(self) -> dict[str, Any] | None:
-        if self.contractor is None:
-            return None
-        return {
-            "seat": self.contractor,
-            "side": self.contractor & 1,
-            "bid": self.game.actions.level_name(self.level),
-            "tricks": min(self.level, self.game.tricks),
-            "trump": None if self.trump is None else STRAINS[self.trump],
-            "alone": self.level >= self.game.actions.help_level,
-            "sitting_out": (self.contractor + 2) & 3 if self.level >= self.game.actions.help_level else None,
-        }
+    def match_end(self) -> MatchEnd | None:
+        """TARGET when a side has won by §10, HAND_LIMIT when ``max_hands`` stopped it, else None."""
+        if self.winner_side is not None:
+            return MatchEnd.TARGET
+        return MatchEnd.HAND_LIMIT if self.unfinished else None
 
     # -- what a seat sees (§11) ----------------------------------------------------------------------
-    def _visible(self, viewer: int, actor: int, action_id: int) -> bool:
-        a = self.game.actions
-        if a.discard_base >= 0 and a.discard_base <= action_id < a.discard_base + a.tokens:
-            return viewer == actor  # the joker discard: the dealer only
-        if a.give_base <= action_id < a.give_base + a.tokens:
-            if viewer == actor:
-                return True
-            pair = (self.contractor, self.out)
-            if viewer not in pair:
-                return False
-            # The partner sees the contractor's card(s) once it has given its own (E5).
-            return actor == self.out or self._phase != EXCHANGE
-        return True
-
     def observation(self, seat: int) -> dict[str, Any]:
-        g = self.game
-        name = g.actions.names
-        deal = self.deals[-1]
-        a = g.actions
-        low = a.give_base  # the give (and, with the joker, discard) blocks: only there can an action be hidden
-        high = low + a.tokens * (2 if a.discard_base >= 0 else 1)
-        visible = self._visible
-        history = [[s, name[i]] for s, i in deal["actions"] if not low <= i < high or visible(seat, s, i)]
-        counts = self.counts[seat]
-        hand = [TOKENS[t] for t in bits(self.masks[seat]) for _ in range(counts[t])]
-        to_act = self.to_act
-        trick = [[s, TOKENS[t]] for s, t in self.trick]
-        tricks = [
-            {"leader": lead, "cards": [[s, TOKENS[t]] for s, t in cards], "winner": win}
-            for lead, cards, win in self.tricks
-        ]
-        auction = self.auction
-        exchange = None
-        if self.level == g.actions.help_level and self.trump is not None:
-            exchange = {
-                "contractor": self.contractor,
-                "partner": self.out,
-                "count": g.exchange,
-                "done": self._phase != EXCHANGE,
-            }
-            if seat == self.contractor or seat == self.out:
-                own, other = (0, 1) if seat == self.contractor else (1, 0)
-                exchange["given"] = [TOKENS[t] for t in self.gives[own]]
-                exchange["received"] = [TOKENS[t] for t in self.gives[other]] if exchange["done"] else []
-        active = [s for s in range(4) if s != self.out]  # who plays the tricks
-        return {
-            "game": g.name,
-            "seat": seat,
-            "side": seat & 1,
-            "players": 4,
-            "phase": self._phase,
-            "hand_index": len(self.deals) - 1,
-            "hands_played": len(self.deal_results),
-            "dealer": self.dealer if self._phase != OVER else deal["dealer"],
-            "hand": hand,
-            "legal_actions": self.legal_actions() if to_act == seat else [],
-            "to_act": to_act,
-            "history": history,
-            "scores": list(self.total),
-            "target_score": g.target,
-            "tricks_per_hand": g.tricks,
-            "auction": [[s, name[g.actions.bid_id[lv]] if lv else "pass"] for s, lv in auction.calls],
-            "high_bid": None
-            if auction.high_seat is None
-            else {"seat": auction.high_seat, "bid": g.actions.level_name(auction.high)},
-            "contract": self._contract(),
-            "trump": None if self.trump is None else STRAINS[self.trump],
-            "exchange": exchange,
-            "discarded": TOKENS[self.discarded] if self.discarded is not None and seat == deal["dealer"] else None,
-            "active_seats": active,
-            "leader": self.leader,
-            "trick": trick,
-            "tricks": tricks,
-            "last_trick": tricks[-1] if tricks else None,
-            "tricks_won": [self.won[0] + self.won[2], self.won[1] + self.won[3]],
-            "tricks_won_by_seat": list(self.won),
-            "last_result": self.deal_results[-1] if self.deal_results else None,
-        }
+        return observation(self, seat)
 
     # -- copies for search bots ------------------------------------------------------------------------
     def clone(self) -> "BidEuchreState":
@@ -402,6 +298,6 @@ class BidEuchreState(GameState):
         other.gives = [list(self.gives[0]), list(self.gives[1])]
         other.trick = list(self.trick)
         other.tricks = list(self.tricks)
-        other.won = list(self.won)
+        other.tricks_won_by_seat = list(self.tricks_won_by_seat)
         other.reneges = list(self.reneges)
         return other
