@@ -81,7 +81,7 @@ class FiveHundredState(GameState):
     # -- after the auction (§6) -----------------------------------------------------------------
     def start_contract(self) -> None:
         g = self.game
-        self.seen = (1 << self.n) - 1  # everyone plays with open eyes from here on (R-5.7.1, [ED])
+        self.seen = (1 << self.n) - 1  # everyone plays with open eyes from here on (R-5.7.1, §13)
         self.bid = g.bid_of[self.high]
         c = self.contractor = self.high_seat
         self.turn = c
