@@ -1,4 +1,4 @@
-"""A hand-written strategy for 56 (shared/rules/fifty_six.md). It sees only observations.
+"""A hand-written strategy for 56 (docs/games/fifty_six.md). It sees only observations.
 
 Bidding: it values each strain by its jacks and nines, its card points and its trump length
 (plus what its partners' bid forms promised), and bids the cheapest legal amount in the best
@@ -206,7 +206,7 @@ class Strategy(Player):
 
     def play(self, obs: dict[str, Any], legal: list[str]) -> str:
         cards = [a.split()[1] for a in legal]
-        trump = obs["trump"]
+        trump = obs["trump"] if obs["trump"] != "NT" else None  # no trump suit
         unseen = self.unseen(obs)
         voids = self.voids(obs)
         partners = self.partners(obs)

@@ -1,4 +1,4 @@
-"""The worked test cases of §15 of shared/rules/fifty_six.md, one test each (T56-01 .. T56-17)."""
+"""The worked examples of docs/games/fifty_six.md §15, one test each (T56-01 .. T56-17)."""
 
 from __future__ import annotations
 
@@ -188,7 +188,7 @@ def test_T56_11_redouble_with_three_teams_lost():
     assert state.deal_results[0]["eliminated"] == [0]
     # Next hand: seats 1 2 4 5 (B C B C), seat 1 deals, 48 cards, 12 each; seat 2 calls first.
     assert not state.is_over()
-    assert state.active == [1, 2, 4, 5] and state.dealer == 1
+    assert state.active_seats == [1, 2, 4, 5] and state.dealer == 1
     assert len(state.deals[1]["deck"]) == 48
     assert [len(state.observation(s)["hand"]) for s in range(6)] == [0, 12, 12, 0, 12, 12]
     assert state.current_player() == 2
@@ -287,7 +287,7 @@ def test_T56_15_elimination_two_teams():
         play_out(state)
         assert state.is_over() and state.scores() == [24, 0]
         assert state.winner() == 0 and state.ranking() == [0, 1]
-        assert state.result()["ended"] == "elimination"
+        assert state.result()["end"] == "elimination"
 
 
 def test_T56_16_multi_team_win_with_a_capped_payer():
@@ -301,7 +301,7 @@ def test_T56_16_multi_team_win_with_a_capped_payer():
     calls(state, (0, "bid 48 D"), *[(s, "pass") for s in range(1, 6)])
     play_out(state)
     assert state.scores() == [16, 0, 9] and not state.is_over()
-    assert state.active == [0, 2, 3, 5]  # A C A C
+    assert state.active_seats == [0, 2, 3, 5]  # A C A C
     assert [len(state.observation(s)["hand"]) for s in six] == [12, 0, 12, 12, 0, 12]
     assert state.observation(0)["eliminated_sides"] == [1]
 

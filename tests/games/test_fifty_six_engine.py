@@ -12,23 +12,24 @@ from arena.errors import IllegalActionError, OptionError
 from arena.games.base import FixedDecks, SeededDecks
 from arena.games.fifty_six import FiftySixGame
 from arena.games.fifty_six.cards import pack_tokens
+from arena.games.fifty_six.dealing import deck_for
 
 try:
-    from tests.games.test_fifty_six_support import calls, deck_for, dominant, fill, match, play_out
+    from tests.games.test_fifty_six_support import calls, dominant, fill, match, play_out
 except ImportError:  # pragma: no cover
-    from test_fifty_six_support import calls, deck_for, dominant, fill, match, play_out
+    from test_fifty_six_support import calls, dominant, fill, match, play_out
 
 FOUR = [0, 1, 2, 3]
 
 
 # -- options ----------------------------------------------------------------------------------
-def test_defaults_follow_the_specification():
+def test_defaults_follow_the_rules_page():
     game = FiftySixGame()
     assert game.options == {
         "players": 4, "team_mode": "pairs", "initial_tables": 12, "double_payout": "multiply",
         "settlement": "capped", "elimination": "at_zero", "plus_noes_increment": "two_only",
         "deal_packet": 1, "first_dealer": "random", "max_hands": None,
-        "auction_direction": "clockwise",  # the seed's words win over §8.1 (E1)
+        "auction_direction": "clockwise",  # the user's rule document (§8.1, E1)
     }
     assert game.name == "fifty_six" and game.title == "56"
 
@@ -148,7 +149,7 @@ def test_deal_in_packets_of_four():
         mine = deck[4 * seat: 4 * seat + 4] + deck[24 + 4 * seat: 28 + 4 * seat]
         assert sorted(state.observation(seat)["hand"]) == sorted(mine)
     hands = dominant(FOUR, [1, 3])
-    assert deck_for(hands, 0, FOUR, packet=4)[:4] == hands[1][:4]
+    assert deck_for(FiftySixGame({"deal_packet": 4}), 0, hands)[:4] == hands[1][:4]
 
 
 def test_first_dealer_is_seeded_and_the_deal_passes_right():
@@ -175,8 +176,8 @@ def test_observation_is_json_and_complete():
     assert obs["trump"] == "S" and obs["contract"]["doubled"] and obs["contract"]["doubler"] == 1
     assert obs["legal_actions"] and obs["to_act"] == 1
     assert state.observation(0)["legal_actions"] == []
-    assert len(obs["trick"]) == 1 and obs["trick_leader"] == 0
-    assert obs["cards_left"] == [11, 12, 12, 12]
+    assert len(obs["trick"]) == 1 and obs["leader"] == 0
+    assert obs["hand_sizes"] == [11, 12, 12, 12]
     assert obs["hand"] == sorted(obs["hand"], key=lambda t: ("SCDH".index(t[-1]), -"7 8 Q K 10 A 9 J".split().index(t[:-1])))
 
 
@@ -211,7 +212,7 @@ def test_max_hands_ends_unfinished_ranked_by_tables():
             legal = state.legal_action_ids()
             state.apply_id(legal[0] if state.phase == "auction" and rng.random() < 0.9 else rng.choice(legal))
         assert len(state.deals) <= 2
-        if state.result()["ended"] == "unfinished":
+        if state.result()["end"] == "hand_limit":
             scores, ranks = state.scores(), state.ranking()
             alive = [t for t in range(3) if t not in state.result()["eliminated"]]
             for a in alive:

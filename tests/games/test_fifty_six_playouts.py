@@ -91,13 +91,13 @@ class Checker:
             held.update(tokens(state.hands[seat]))
             assert (size(state.hands[seat]) > 0) == (seat in self.active)
         assert held == Counter(deck)
-        assert state.active == self.active
+        assert state.active_seats == self.active
         self.tricks_seen = 0
 
     def after_action(self):
         state, game = self.state, self.game
         n = len(self.active)
-        played = [TOKEN[k] for _, cards, _, _ in state.done for _, k in cards] + [TOKEN[k] for _, k in state.trick]
+        played = [TOKEN[k] for _, cards, _, _ in state.tricks for _, k in cards] + [TOKEN[k] for _, k in state.trick]
         in_hands = sum(size(h) for h in state.hands)
         assert in_hands + len(played) == len(state.deals[-1]["deck"])
         assert len(state.trick) < n
@@ -111,23 +111,23 @@ class Checker:
         else:
             assert state.current_player() in self.active and state.legal_action_ids()
             assert state.legal_action_ids() == sorted(state.legal_action_ids())
-            if state.phase == "play" and len(state.done) != self.tricks_seen:
+            if state.phase == "play" and len(state.tricks) != self.tricks_seen:
                 self.check_tricks()
 
     def check_tricks(self):
         """The tricks completed since the last check (each is checked once)."""
         state = self.state
         n = len(self.active)
-        for leader, cards, winner, points in state.done[self.tricks_seen:]:
+        for leader, cards, winner, points in state.tricks[self.tricks_seen:]:
             seats = [s for s, _ in cards]
             start = self.active.index(leader)
             assert seats == (self.active[start:] + self.active[:start])  # one card per active seat, in order
             kinds = [k for _, k in cards]
             assert cards[trick_winner(kinds, state.trump)][0] == winner
             assert points == sum(KIND_POINTS[k] for k in kinds)
-        self.tricks_seen = len(state.done)
+        self.tricks_seen = len(state.tricks)
         sizes = {size(state.hands[s]) for s in self.active}
-        assert max(sizes) - min(sizes) <= 1 and len(state.trick) + n * len(state.done) + sum(
+        assert max(sizes) - min(sizes) <= 1 and len(state.trick) + n * len(state.tricks) + sum(
             size(state.hands[s]) for s in self.active
         ) == len(state.deals[-1]["deck"])
 
@@ -137,7 +137,7 @@ class Checker:
         result = state.deal_results[index]
         self.results += 1
         assert sum(result["points"]) == 56  # §4.3 invariant
-        assert sum(result["tricks"]) == len(pack_tokens(len(self.active))) // len(self.active)
+        assert sum(result["tricks_won"]) == len(pack_tokens(len(self.active))) // len(self.active)
         contract = result["contract"]
         before = [a - c for a, c in zip(result["scores"], result["changes"])]
         contractor, declarer = contract["side"], contract["declarer"]
@@ -161,7 +161,7 @@ class Checker:
             assert state.is_over() or not out
         if state.is_over():
             ranks = state.ranking()
-            assert state.result()["ended"] == ("elimination" if len(self.alive) == 1 else "unfinished")
+            assert state.result()["end"] == ("elimination" if len(self.alive) == 1 else "hand_limit")
             assert all(ranks[t] < ranks[u] for t in self.alive for u in range(game.teams) if u not in self.alive)
             if len(self.alive) == 1:
                 assert state.winner() == next(iter(self.alive))
@@ -248,7 +248,7 @@ def test_knockouts_happen_and_the_game_goes_on():
         active = 8
         for deal, result in zip(state.deals, state.deal_results):
             dealt.add((active, len(deal["deck"])))
-            active = len(result["active_seats"])
+            active = len(result["seats_left"])
         if {(8, 64), (6, 48), (4, 48)} <= dealt:
             break
     assert {(8, 64), (6, 48), (4, 48)} <= dealt

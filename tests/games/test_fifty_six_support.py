@@ -1,4 +1,4 @@
-"""Helpers for the 56 tests: build deck orders that deal chosen hands, and drive a match.
+"""Helpers for the 56 tests: build hands and the matches that deal them, and drive a match.
 
 (A test module by name only so that it stays among this game's files; its own checks are small.)
 """
@@ -11,28 +11,16 @@ from arena.cards import normalize_card
 from arena.games.base import FixedDecks, SeededDecks
 from arena.games.fifty_six import FiftySixGame
 from arena.games.fifty_six.cards import KIND, SUITS, TOKEN, pack_tokens
-from arena.games.fifty_six.dealing import deal_order
+from arena.games.fifty_six.dealing import deck_for
 
 
 def card(token: str) -> str:
-    """Spec notation to canonical: ``TS`` -> ``10S``, ``JD'`` (second copy) -> ``JD``."""
+    """The rules page's notation to canonical: ``TS`` -> ``10S``, ``JD'`` (second copy) -> ``JD``."""
     return normalize_card(token.rstrip("'"))
 
 
 def cards(text: str) -> list[str]:
     return [card(t) for t in text.replace(",", " ").split()]
-
-
-def deck_for(hands: dict[int, list[str]], dealer: int, active: list[int], packet: int = 1) -> list[str]:
-    """The deck (top card first) that the §7 deal turns into exactly ``hands``."""
-    order = deal_order(active, dealer)
-    queues = {seat: list(hands[seat]) for seat in order}
-    total = sum(len(q) for q in queues.values())
-    deck = []
-    for i in range(total):
-        deck.append(queues[order[(i // packet) % len(order)]].pop(0))
-    assert all(not q for q in queues.values()), "hands of unequal sizes"
-    return deck
 
 
 def fill(required: dict[int, list[str]], active: list[int], voids: dict[int, str] | None = None) -> dict[int, list[str]]:
@@ -81,12 +69,12 @@ def dominant(active: list[int], strong: list[int]) -> dict[int, list[str]]:
 def match(hands: dict[int, list[str]], dealer: int, players: int = 4, then_seed: int = 0, **options):
     """A match whose first deal is ``hands``; later deals come from a seeded shuffle.
 
-    The specification's worked cases (§15) call the auction counter-clockwise, as its §8.1 does; the
-    engine's default follows the seed (clockwise, E1), so the cases ask for their own order.
+    The worked examples (§15 of docs/games/fifty_six.md) call the auction counter-clockwise; the
+    engine's default follows the user's rule document (clockwise, E1), so the examples ask for
+    their own order.
     """
     game = FiftySixGame({"players": players, "auction_direction": "counter_clockwise", **options})
-    active = sorted(hands)
-    deck = deck_for(hands, dealer, active, game.options["deal_packet"])
+    deck = deck_for(game, dealer, hands, active=sorted(hands))
     return game, game.new_match(decks=FixedDecks([deck], dealer, then=SeededDecks(then_seed)))
 
 
@@ -98,7 +86,7 @@ def calls(state, *pairs) -> None:
 
 
 def play_trick(state, plays: str) -> None:
-    """Apply ``"0:AS 1:QH ..."`` (seat:card in spec notation)."""
+    """Apply ``"0:AS 1:QH ..."`` (seat:card in the rules page's notation)."""
     for item in plays.split():
         seat, token = item.split(":")
         assert state.current_player() == int(seat), (item, state.current_player())

@@ -1,4 +1,4 @@
-"""The fixed numbering of 56's action strings (rules/README.md, §6 and §8.3 of fifty_six.md).
+"""The fixed numbering of 56's action strings (docs/games/fifty_six.md §6, §8.3, "Action strings").
 
 Ids, in order: ``pass``, ``double``, ``redouble``; then the six bid forms, each a block
 (``bid 28 S`` .. ``bid 56 H``, ``bid S 28`` .., ``bid 28 NT`` .., ``bid 28 noes`` ..,
@@ -10,6 +10,7 @@ of any auction are a few contiguous ranges.
 from __future__ import annotations
 
 from arena.cards import normalize_card
+from arena.games.bitmask import bits
 from arena.games.fifty_six.cards import SUITS, TOKEN
 
 MIN_BID, MAX_BID = 28, 56
@@ -72,6 +73,12 @@ class ActionTable:
             self.play_id[kind] = len(strings)
             strings.append(f"play {TOKEN[kind]}")
             info.append((T_PLAY, -1, 0, -1, kind))
+        # The play ids of a set of kinds, one suit (8 bits of a kind mask) at a time: the legal plays
+        # of a hand are four look-ups, in id order (suits S C D H, then strength, as the ids run).
+        self.play_by_suit = tuple(
+            tuple(tuple(self.play_id[suit * 8 + strength] for strength in bits(byte)) for byte in range(256))
+            for suit in range(4)
+        )
         self.strings = strings
         self.info = info
         self.by_text = {text.upper(): i for i, text in enumerate(strings)}

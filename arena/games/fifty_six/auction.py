@@ -1,7 +1,8 @@
-"""The auction (§8 of fifty_six.md): bids 28..56 in six forms, double, redouble, all-pass.
+"""The auction (docs/games/fifty_six.md §8): bids 28..56 in six forms, double, redouble, all-pass.
 
-It starts at the dealer's right and goes clockwise (seat-1) as the seed says, or counter-clockwise
-(seat+1) with ``auction_direction = counter_clockwise`` (§8.1, E1); the turn is moved by the state.
+It starts at the dealer's right and goes clockwise (seat-1), as the user's rule document says, or
+counter-clockwise (seat+1) with ``auction_direction = counter_clockwise`` (§8.1, E1); the turn is
+moved by the state.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Cards of 56 as small integers (§4 of fifty_six.md).
+"""Cards of 56 as small integers (docs/games/fifty_six.md §4).
 
 A card *kind* is ``suit * 8 + strength``: suits in the canonical order S C D H (0..3), strength
 0..7 in the game's order 7 < 8 < Q < K < 10 < A < 9 < J (§4.2; the 4- and 6-player pack simply
@@ -66,14 +66,6 @@ def count(hand: int, kind: int) -> int:
 
 def size(hand: int) -> int:
     return hand.bit_count()
-
-
-def kinds(mask: int):
-    """The kinds whose bits are set in ``mask`` (low 32 bits), ascending."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def tokens(hand: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""Trick play (§9 of fifty_six.md): follow suit if you can, else anything; highest trump wins,
+"""Trick play (docs/games/fifty_six.md §9): follow suit if you can, else anything; highest trump wins,
 else the highest card of the led suit; of two identical cards the one played first wins."""
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""Settling a hand in tables (§10, §11 of fifty_six.md)."""
+"""Settling a hand in tables, and the end of the match (docs/games/fifty_six.md §10, §11)."""
 
 from __future__ import annotations
+
+from arena.games.base import MatchEnd
 
 
 def base_stakes(amount: int) -> tuple[int, int]:
@@ -59,3 +61,26 @@ def settle(
     if cannot_pay:
         return sorted(in_debt)
     return sorted(team for team in [contractor, *others] if tables[team] <= 0)
+
+
+def hand_end(made: bool) -> str:
+    """The ``end`` of a hand's result: every 56 hand is played out and settled, made or lost."""
+    return "made" if made else "lost"
+
+
+def match_end(teams_left: int, hands_played: int, max_hands: int | None) -> MatchEnd | None:
+    """After a settlement: over by elimination when one team is left (§11.2), else stopped at the
+    ``max_hands`` harness limit, else None (the match goes on)."""
+    if teams_left <= 1:
+        return MatchEnd.ELIMINATION
+    if max_hands is not None and hands_played >= max_hands:
+        return MatchEnd.HAND_LIMIT
+    return None
+
+
+def ranking(tables: list[int], out_at: list[int | None]) -> list[int]:
+    """Places (0 first): a team still in above every knocked-out one; teams still in by tables
+    (more than one only when the match stopped at ``max_hands``); knocked-out teams by how long
+    they lasted (``out_at``: the index of the hand that knocked them out), the same hand a tie."""
+    keys = [(1, tables[t]) if out_at[t] is None else (0, out_at[t]) for t in range(len(tables))]
+    return [sum(1 for other in keys if other > key) for key in keys]

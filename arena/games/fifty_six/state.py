@@ -1,4 +1,5 @@
-"""One match of 56: deals, auctions, tricks and settlements until one team holds the tables.
+"""One match of 56 (docs/games/fifty_six.md): deals, auctions, tricks and settlements until one
+team holds the tables.
 
 Seats and teams keep their numbers for the whole match; after a team is knocked out its seats
 are skipped ("next player" is the next *active* seat) and the pack and hand size follow the new
@@ -8,27 +9,32 @@ number of active players (§4.1, §11.3).
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena.games.base import DeckSource, GameState
-from arena.games.fifty_six import view
-from arena.games.fifty_six.actions import FORM_NAMES, NT, STRAIN_NAMES
+from arena.games.base import DeckSource, GameState, MatchEnd
+from arena.games.fifty_six import scoring, view
+from arena.games.fifty_six.actions import NT
 from arena.games.fifty_six.auction import Auction
-from arena.games.fifty_six.cards import KIND_POINTS, hand_size, kinds, pack_tokens, remove
+from arena.games.fifty_six.cards import KIND_POINTS, TOKEN, hand_size, pack_tokens, remove, tokens
 from arena.games.fifty_six.dealing import deal, deal_order
 from arena.games.fifty_six.play import beats, playable
-from arena.games.fifty_six.scoring import settle, stakes
+
+if TYPE_CHECKING:
+    from arena.games.fifty_six.game import FiftySixGame
 
 AUCTION, PLAY, OVER = 0, 1, 2
 PHASES = ("auction", "play", "over")
 
 
 class FiftySixState(GameState):
-    def __init__(self, game, decks: DeckSource):
+    game: "FiftySixGame"
+
+    def __init__(self, game: "FiftySixGame", decks: DeckSource):
         super().__init__(game, decks)
         self.tables = [game.options["initial_tables"]] * game.teams  # §5.3
         self.out_at: list[int | None] = [None] * game.teams  # hand index of each team's elimination
         self.unfinished = False
+        self.end: MatchEnd | None = None  # how the match ended, once over
         self.hands_played = 0
         self._set_active(list(range(game.players)))
         self.dealer = decks.first_dealer(game.players)  # §7.1
@@ -37,7 +43,7 @@ class FiftySixState(GameState):
     # -- dealing -----------------------------------------------------------------------------
     def _set_active(self, active: list[int]) -> None:
         players = self.game.players
-        self.active = active
+        self.active_seats = active
         self.n = len(active)
         alive = set(active)
         nxt = []
@@ -57,7 +63,7 @@ class FiftySixState(GameState):
 
     def _deal(self) -> None:
         g = self.game
-        self.order = deal_order(self.active, self.dealer)
+        self.order = deal_order(self.active_seats, self.dealer)
         deck = self._new_deal(self.dealer, pack_tokens(self.n))
         self.hands = deal(deck, self.order, g.packet, g.players)
         self.hand_size = hand_size(self.n)
@@ -73,7 +79,8 @@ class FiftySixState(GameState):
         self.trick_points = 0
         self.points = [0] * g.teams
         self.tricks_won = [0] * g.teams
-        self.done: list[tuple[int, tuple[tuple[int, int], ...], int, int]] = []  # leader, cards, winner, points
+        # the finished tricks of this deal: (leader, ((seat, kind), ...) in play order, winner, points)
+        self.tricks: list[tuple[int, tuple[tuple[int, int], ...], int, int]] = []
 
     # -- the interface -----------------------------------------------------------------------
     def current_player(self) -> int | None:
@@ -95,8 +102,9 @@ class FiftySixState(GameState):
         if self.phase_code == AUCTION:
             return self.auction.legal(seat, g.team_of, g.table)
         led = self.trick[0][1] >> 3 if self.trick else -1
-        play_id = g.table.play_id
-        return [play_id[k] for k in kinds(playable(self.hands[seat], led))]
+        held = playable(self.hands[seat], led)  # a mask of the low 32 bits: kinds
+        s, c, d, h = g.table.play_by_suit
+        return [*s[held & 255], *c[held >> 8 & 255], *d[held >> 16 & 255], *h[held >> 24]]
 
     def _apply(self, action_id: int) -> None:
         g = self.game
@@ -123,11 +131,11 @@ class FiftySixState(GameState):
         team = g.team_of[winner]
         self.points[team] += points
         self.tricks_won[team] += 1
-        self.done.append((self.leader, tuple(trick), winner, points))
+        self.tricks.append((self.leader, tuple(trick), winner, points))
         self.trick = []
         self.trick_points = 0
         self.leader = self.to_act = winner
-        if len(self.done) == self.hand_size:
+        if len(self.tricks) == self.hand_size:
             self._settle()
 
     def _start_play(self) -> None:
@@ -151,7 +159,7 @@ class FiftySixState(GameState):
         return seen
 
     def stakes(self) -> tuple[int, int]:
-        return stakes(self.auction.amount, self.auction.level, self.game.additive)
+        return scoring.stakes(self.auction.amount, self.auction.level, self.game.additive)
 
     def _settle(self) -> None:
         g = self.game
@@ -160,7 +168,7 @@ class FiftySixState(GameState):
         team = self.contract_team
         made = self.points[team] >= auction.amount  # §10.1
         before = list(self.tables)
-        out = settle(self.tables, team, self.creditor_order(), made, win, loss, g.capped, g.cannot_pay)
+        out = scoring.settle(self.tables, team, self.creditor_order(), made, win, loss, g.capped, g.cannot_pay)
         index = len(self.deals) - 1
         for t in out:
             self.out_at[t] = index
@@ -168,22 +176,24 @@ class FiftySixState(GameState):
         remaining = [t for t in range(g.teams) if self.out_at[t] is None]
         if out:
             self._set_active([s for s in range(g.players) if self.out_at[g.team_of[s]] is None])
-        over = len(remaining) <= 1  # §11.2
-        if not over and g.max_hands is not None and self.hands_played >= g.max_hands:
-            over = self.unfinished = True
+        end = scoring.match_end(len(remaining), self.hands_played, g.max_hands)  # §11.2
         self._end_deal(
             {
                 "scores": list(self.tables),
                 "changes": [a - b for a, b in zip(self.tables, before)],
+                "end": scoring.hand_end(made),
                 "contract": self.contract(),
+                "tricks_won": list(self.tricks_won),
+                "tricks": view.public_tricks(self.tricks),
                 "points": list(self.points),
-                "tricks": list(self.tricks_won),
                 "made": made,
                 "eliminated": out,
-                "active_seats": list(self.active),
+                "seats_left": list(self.active_seats),
             }
         )
-        if over:
+        if end is not None:
+            self.end = end
+            self.unfinished = end is MatchEnd.HAND_LIMIT
             self.phase_code = OVER
             self.to_act = None
             return
@@ -191,42 +201,33 @@ class FiftySixState(GameState):
         self._deal()
 
     def contract(self) -> dict[str, Any] | None:
-        """The contract as public data, once the auction is over (§8.8)."""
-        auction = self.auction
-        if not auction.over:
-            return None
-        win, loss = self.stakes()
-        return {
-            "amount": auction.amount,
-            "strain": STRAIN_NAMES[auction.strain],
-            "form": FORM_NAMES[auction.form] if auction.form >= 0 else None,
-            "declarer": auction.bidder,
-            "side": self.game.team_of[auction.bidder],
-            "multiplier": 1 << auction.level,
-            "doubled": auction.level >= 1,
-            "redoubled": auction.level == 2,
-            "doubler": auction.doubler if auction.doubler >= 0 else None,
-            "all_pass": auction.all_pass,
-            "stakes": {"made": win, "lost": loss},
-        }
+        """The contract as public data, once the auction is over (§8.8); None before."""
+        return view.contract(self)
 
     # -- results -----------------------------------------------------------------------------
     def ranking(self) -> list[int]:
-        """Places: a surviving team above every knocked-out one; survivors by tables (only more
-        than one when the match stopped unfinished); knocked-out teams by how long they lasted,
-        teams knocked out in the same hand tied."""
-        keys = [
-            (1, self.tables[t]) if self.out_at[t] is None else (0, self.out_at[t])
-            for t in range(self.game.teams)
-        ]
-        return [sum(1 for other in keys if other > key) for key in keys]
+        return scoring.ranking(self.tables, self.out_at)
+
+    def match_end(self) -> MatchEnd | None:
+        return self.end
 
     def result(self) -> dict[str, Any]:
         result = super().result()
-        if self.is_over():
-            result["ended"] = "unfinished" if self.unfinished else "elimination"
         result["eliminated"] = [t for t in range(self.game.teams) if self.out_at[t] is not None]
         return result
+
+    def hidden_cards(self, seat: int) -> frozenset[str]:
+        """The cards held by other seats of which ``seat`` sees no copy this deal: not in its own
+        hand and not played yet. (Both copies of a card have one token, so a card held by another
+        seat and also held or played by ``seat``'s view is not listed.)"""
+        seen = set(tokens(self.hands[seat]))
+        seen.update(TOKEN[kind] for _, cards, _, _ in self.tricks for _, kind in cards)
+        seen.update(TOKEN[kind] for _, kind in self.trick)
+        held = set()
+        for other in self.active_seats:
+            if other != seat:
+                held.update(tokens(self.hands[other]))
+        return frozenset(held - seen)
 
     def observation(self, seat: int) -> dict[str, Any]:
         return view.observation(self, seat)
@@ -240,7 +241,7 @@ class FiftySixState(GameState):
         new.trick = list(self.trick)
         new.points = list(self.points)
         new.tricks_won = list(self.tricks_won)
-        new.done = list(self.done)
+        new.tricks = list(self.tricks)
         # Earlier deal entries are finished and never change; only the last one grows.
         new.deals = list(self.deals)
         if new.deals:
