@@ -54,6 +54,8 @@ def deck_for(
     The packet size is the game's ``deal_packet``. Raises ValueError for hands that no deal gives.
     """
     seats = sorted(active) if active is not None else list(range(game.players))
+    if len(seats) not in (4, 6, 8) or not set(seats) <= set(range(game.players)):
+        raise ValueError(f"{seats} are not the active seats of a deal of this {game.players}-player game")
     if dealer not in seats:
         raise ValueError(f"the dealer {dealer} is not an active seat {seats}")
     pack = pack_tokens(len(seats))
