@@ -14,16 +14,15 @@ def _compact(value: Any) -> str:
 
 
 def hand_line(index: int, dealer: Any, result: dict[str, Any]) -> str:
-    """One line per deal entry: what was played for, the tricks, the score changes and the scores."""
+    """One line per deal entry, from the shared hand-result keys (docs/game-interface.md): what was
+    played for, how the hand ended, the tricks won per side, the score changes and the scores."""
     parts = [f"Hand {index + 1:>2} (dealer {dealer})"]
-    if result.get("summary"):
-        parts.append(str(result["summary"]))
-    else:
-        if result.get("contract") is not None:
-            by = f" by seat {result['contractor']}" if result.get("contractor") is not None else ""
-            parts.append(f"contract {_compact(result['contract'])}{by}")
-        if result.get("tricks") is not None:
-            parts.append(f"tricks {_compact(result['tricks'])}")
+    if result.get("contract") is not None:
+        parts.append(f"contract {_compact(result['contract'])}")
+    if result.get("end") is not None:
+        parts.append(str(result["end"]))
+    if result.get("tricks_won") is not None:
+        parts.append(f"tricks {_compact(result['tricks_won'])}")
     if result.get("changes") is not None:
         parts.append(f"change {_compact(result['changes'])}")
     parts.append(f"scores {_compact(result['scores'])}")

@@ -59,10 +59,12 @@ class Clock:
         return max(0.0, min(self.control.per_decision, self.bank))
 
     def charge(self, elapsed: float) -> None:
+        """Count one decision that took ``elapsed`` seconds (from the bank, plus the increment)."""
         self.used += elapsed
         self.decisions += 1
-        if self.bank is not None:
-            self.bank = self.bank - elapsed + self.control.increment
+        bank = self.bank
+        if bank is not None:
+            self.bank = bank - elapsed + self.control.increment
 
     def view(self) -> dict[str, Any]:
         """What the bot is told about its time (added to every observation)."""

@@ -143,34 +143,29 @@ class Referee:
         legal = state.legal_actions()
         clock = self.clocks[seat]
         bank = clock.bank
-        if bank is None:  # clock.allowed() and clock.view(), inline
+        if bank is None:
             allowed = self._per_decision
             observation = LazyObservation(legal_actions=legal, time_left=self._time_left, bank_left=None)
         else:
             allowed = clock.allowed()
             observation = LazyObservation(legal_actions=legal, time_left=_round6(allowed), bank_left=_round6(bank))
-        # The rest is built when the bot first reads more (see arena.referee.observation).
-        observation._state, observation._seat = state, seat  # LazyObservation.make(), inline
+        observation.bind(state, seat)  # the rest is built when the bot first reads more
         answer: Any = None
         try:
             try:
                 answer, elapsed = self.hosts[seat].decide(observation, allowed)
             finally:
-                if observation._state is not None and getrefcount(observation) > 2:
+                if not observation.built and getrefcount(observation) > 2:
                     observation.settle()  # the bot kept it: fix it to this decision's state
                 del observation
         except BotTimeout as exc:
             clock.charge(exc.elapsed)
-            self._fault(seat, FaultKind.TIMEOUT, None, str(exc), exc.elapsed)
+            self._fault(seat, FaultKind.TIMEOUT, str(exc), elapsed=exc.elapsed)
             return
         except BotCrash as exc:
-            self._fault(seat, FaultKind.CRASH, None, str(exc), None)
+            self._fault(seat, FaultKind.CRASH, str(exc))
             return
-        if bank is None:  # clock.charge(elapsed), inline
-            clock.used += elapsed
-            clock.decisions += 1
-        else:
-            clock.charge(elapsed)
+        clock.charge(elapsed)
         if type(answer) is str:  # the usual answer: a legal action string, written canonically
             action_id = self._exact_ids.get(answer)
             if action_id is not None and action_id in legal_ids:
@@ -181,7 +176,7 @@ class Referee:
                 return
         kind, message = self._judge(answer)
         if kind is not None:
-            self._fault(seat, kind, answer, message, elapsed)
+            self._fault(seat, kind, message, answer=answer, elapsed=elapsed)
             return
         self._apply(seat, answer, elapsed)
 
@@ -202,11 +197,17 @@ class Referee:
         if self.on_action is not None:
             self.on_action(self.state, seat, action, elapsed)
 
-    def _fault(self, seat: int, kind: FaultKind, answer: Any, message: str, elapsed: float | None) -> None:
+    def _fault(self, seat: int, kind: FaultKind, message: str, *, answer: Any = None,
+               elapsed: float | None = None, during: str | None = None) -> bool:
+        """Record a fault of ``seat`` and apply the policy: forfeit (False: the match is over) or go
+        on (True) — with a substituted action when the fault was a decision's (``during`` None),
+        with nothing when it was a notification's (``during`` names it)."""
         state = self.state
         side = self.game.side_of(seat)
         self.side_faults[side] += 1
         response = self.policy.response(kind)
+        if during is not None:
+            message = f"during {during}: {message}"
         if response is Response.SUBSTITUTE and self.side_faults[side] >= self.policy.max_faults:
             message += f" (fault {self.side_faults[side]} of side {side}: the limit is {self.policy.max_faults})"
             response = Response.FORFEIT
@@ -222,9 +223,11 @@ class Referee:
         self.faults.append(fault)
         if response is Response.FORFEIT:
             self.termination = Termination("forfeit", fault)
-            return
-        fault.substituted = self.substitute_rng.choice(state.legal_actions())
-        self._apply(seat, fault.substituted, elapsed)
+            return False
+        if during is None:
+            fault.substituted = self.substitute_rng.choice(state.legal_actions())
+            self._apply(seat, fault.substituted, elapsed)
+        return True
 
     def _notify(self, seat: int, event: str, payload: dict[str, Any] | None) -> bool:
         """Send a notification; a failure is a fault like any other. False if the match ended."""
@@ -245,7 +248,10 @@ class Referee:
                 host.notify(event, payload or {}, timeout)
             return True
         except (BotTimeout, BotCrash) as exc:
-            return self._notice_fault(seat, event, exc)
+            if event == "end_match":  # the match is over: nothing to decide any more
+                return True
+            kind = FaultKind.TIMEOUT if isinstance(exc, BotTimeout) else FaultKind.CRASH
+            return self._fault(seat, kind, str(exc), during=event)
 
     def _notify_all(self, event: str, payload: Any) -> bool:
         """Send ``end_hand``/``end_match`` to every seat in seat order (``payload(seat)`` makes
@@ -255,25 +261,6 @@ class Referee:
                 continue
             if not self._notify(seat, event, payload(seat)):
                 return False
-        return True
-
-    def _notice_fault(self, seat: int, event: str, exc: BotTimeout | BotCrash) -> bool:
-        """A notification failed: a fault (none for end_match). False if the match ended."""
-        kind = FaultKind.TIMEOUT if isinstance(exc, BotTimeout) else FaultKind.CRASH
-        if event == "end_match":
-            return True
-        side = self.game.side_of(seat)
-        self.side_faults[side] += 1
-        response = self.policy.response(kind)
-        if self.side_faults[side] >= self.policy.max_faults:
-            response = Response.FORFEIT
-        state = self.state
-        fault = Fault(seat, kind, None, f"during {event}: {exc}", max(0, len(state.deals) - 1),
-                      len(state.deals[-1]["actions"]) if state.deals else 0, response)
-        self.faults.append(fault)
-        if response is Response.FORFEIT:
-            self.termination = Termination("forfeit", fault)
-            return False
         return True
 
     def _end_hand(self, index: int) -> bool:

@@ -36,6 +36,13 @@ class LazyObservation(dict):
         observation._seat = seat
         return observation
 
+    def bind(self, state: Any, seat: int) -> None:
+        """Make this the observation of ``seat`` in ``state``: what is not yet held is built from
+        them on first read (the referee's path: ``LazyObservation(legal_actions=..., ...)``, then
+        ``bind``; :meth:`make` does both)."""
+        self._state = state
+        self._seat = seat
+
     # -- building ------------------------------------------------------------------------------
     def settle(self) -> None:
         """Build the whole observation now (from the state as it is), if not done yet."""
