@@ -1,0 +1,38 @@
+"""docs/plugins.md cannot drift from the code (as datasette's test_docs does for its hooks): every
+hook specification has a section titled with its name, and every bundled seat kind, isolation
+level, executor and command is named in it."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+from arena.plugins import hookspecs
+
+DOC = (Path(__file__).resolve().parents[1] / "docs" / "plugins.md").read_text(encoding="utf-8")
+HEADINGS = re.findall(r"^## `(\w+)\(", DOC, flags=re.M)
+
+
+def _hooks() -> list[str]:
+    return [name for name, value in inspect.getmembers(hookspecs, inspect.isfunction)
+            if name.startswith("arena_") and hasattr(value, "trick_arena_spec")]
+
+
+def test_every_hook_has_a_section_and_every_section_a_hook():
+    hooks = _hooks()
+    assert len(hooks) == 6
+    assert sorted(HEADINGS) == sorted(hooks)
+
+
+def test_the_bundled_extensions_are_named(registry):
+    bundled = {"grpc", "cmd"}  # seat kinds: by prefix below
+    for kind in registry.seat_kinds.values():
+        if kind.name in bundled:
+            assert all(f"`{prefix}" in DOC for prefix in kind.prefixes), kind
+    for name in ("inprocess", "process"):
+        assert f"`{name}`" in DOC and name in registry.isolations
+    for name in ("local", "inline", "ray"):
+        assert f"`{name}`" in DOC and name in registry.executors
+    for name in ("games", "bots", "play", "run", "board", "verify", "bench", "serve-bot"):
+        assert f"`{name}`" in DOC and name in registry.commands
