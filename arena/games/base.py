@@ -6,7 +6,7 @@ progress, from the first deal to the end of the game. It is pure: no I/O, no clo
 
 Actions have two forms:
 
-* **action strings**, the canonical notation of ``shared/rules/README.md`` (``bid 7H``,
+* **action strings**, the canonical notation (docs/game-interface.md, "Cards and actions") (``bid 7H``,
   ``play 10D``). Bots, records, logs and the wire use only these.
 * **action ids**, small integers for search bots and benchmarks (the fast path). The numbering is
   fixed per configured game: ``Game.action_string(id)`` never depends on the state, so ids can be
@@ -79,7 +79,7 @@ class DeckSource(Protocol):
 
 
 class SeededDecks:
-    """Seeded uniform Fisher–Yates shuffles of the canonical pack (R-3.4 of five_hundred.md).
+    """Seeded uniform Fisher–Yates shuffles of the canonical pack (docs/games/five_hundred.md R-3.4).
 
     Deal ``i`` depends only on the seed and ``i``, never on the play, so a deal set replays the same
     cards whoever sits where. Seeds are strings or integers; string seeding is stable across runs
@@ -376,7 +376,7 @@ class GameState(abc.ABC):
         }
 
     def record(self, seats: Sequence[str] | None = None, **extra: Any) -> dict[str, Any]:
-        """The game record of ``shared/rules/README.md``, with the results carried along."""
+        """The game record (docs/game-interface.md, "Records"), with the results carried along."""
         hands = []
         names = self._action_strings
         own = type(self).actions_of_deal is GameState.actions_of_deal
