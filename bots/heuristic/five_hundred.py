@@ -1,7 +1,8 @@
 """The heuristic Five Hundred strategy: bid from counted tricks, exchange and play by sound rules.
 
-It sees only observations (action strings and card tokens) and knows the public rules: the pack of
-each player count (§2), the bowers and the joker (§2.4), the suitless joker in no trumps (§7.3).
+It sees only observations (action strings and card tokens) and knows the public rules
+(docs/games/five_hundred.md): the pack of each player count (§2), the bowers and the joker
+(R-2.4), the suitless joker in no trumps (§7.3).
 
 * Bidding: estimate the side's tricks in each strain — the joker, the bowers, trump honours and
   length, side aces and kings, plus what a partner and the kitty usually bring — and bid the

@@ -1,5 +1,5 @@
-"""Five Hundred for 2, 3, 5 and 6 players (§1, §2.2, §4, §6.1, §6.4, §8.5, §9.4): TC-30, TC-31 and
-the rules that only these counts have."""
+"""Five Hundred for 2, 3, 5 and 6 players (docs/games/five_hundred.md §1, §2.2, §4, R-6.1, R-6.4,
+R-8.5, R-9.4): TC-30, TC-31 and the rules that only these counts have."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The bid ladder (§5.1, §5.7.2, §5.8.1) and the fixed action numbering of one configured game.
+"""The bid ladder (docs/games/five_hundred.md §5.1, R-5.7.2, R-5.8.1) and the fixed action
+numbering of one configured game.
 
 Calls are ordered by ladder key, never by point value. Action ids run in blocks, in this order:
 ``pass`` · the ladder (``bid 6S`` … ``bid 10NT``, with ``-SK`` twins and ``MIS``/``OM``/``BM`` at

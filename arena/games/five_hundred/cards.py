@@ -24,7 +24,7 @@ JOKER = "JK"
 SUITLESS = 4
 NOMINATED = 5
 
-_COLOUR_TWIN = (1, 0, 3, 2)  # S<->C, D<->H (§0.3)
+_COLOUR_TWIN = (1, 0, 3, 2)  # S<->C, D<->H (§0)
 
 
 def suit_ranks(players: int, suit: int) -> list[str]:
