@@ -1,13 +1,15 @@
 """A tiny complete game for testing the layers above the engines (and the example in
 docs/game-interface.md): two players, eight cards, four tricks a hand, no trumps, follow suit;
 each trick scores a point and the first side to ``target`` points wins at the end of a hand.
+It passes the conformance kit (tests/test_conformance.py): it says which cards each seat may not
+see (``hidden_cards``), how its match ended (``match_end``) and uses the shared vocabulary.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from arena.games.base import Game, GameState
+from arena.games.base import Game, GameState, MatchEnd
 from arena.options import Option, OptionTable
 from arena.plugins import hookimpl
 
@@ -64,6 +66,7 @@ class ToyState(GameState):
             self.hands[(first + i) % 2] |= 1 << PACK.index(card)
         self.turn = first
         self.trick: list[tuple[int, int]] = []
+        self.tricks: list[dict[str, Any]] = []  # the finished tricks of this deal
         self.won = [0, 0]
         self.over = False
 
@@ -91,12 +94,14 @@ class ToyState(GameState):
         (s0, c0), (s1, c1) = self.trick
         winner = s1 if c1 // 4 == c0 // 4 and c1 > c0 else s0
         self.won[winner] += 1
+        self.tricks.append({"leader": s0, "cards": [[s0, PACK[c0]], [s1, PACK[c1]]], "winner": winner})
         self.trick = []
         self.turn = winner
         if self.hands[0] or self.hands[1]:
             return
         self.points = [p + w for p, w in zip(self.points, self.won)]
-        self._end_deal({"scores": list(self.points), "changes": list(self.won), "tricks": list(self.won)})
+        self._end_deal({"scores": list(self.points), "changes": list(self.won), "end": "played", "contract": None,
+                        "tricks_won": list(self.won), "tricks": list(self.tricks)})
         limit = self.game.options["max_hands"]
         if max(self.points) >= self.game.options["target"] and self.points[0] != self.points[1]:
             self.over = True
@@ -107,23 +112,40 @@ class ToyState(GameState):
             self._deal()
 
     def observation(self, seat: int) -> dict[str, Any]:
-        return {
-            "game": "toy",
+        return {  # the shared vocabulary (arena.games.base.OBSERVATION_KEYS); everything is public but hands
+            "game": self.game.name,
             "seat": seat,
             "side": seat,
             "players": 2,
             "phase": self.phase,
             "hand_index": len(self.deals) - 1,
+            "hands_played": len(self.deal_results),
             "dealer": self.dealer,
+            "to_act": self.current_player(),
             "hand": [PACK[c] for c in range(8) if self.hands[seat] >> c & 1],
             "legal_actions": self.legal_actions() if self.turn == seat and not self.over else [],
-            "to_act": self.current_player(),
             "history": [list(pair) for pair in self.actions_of_deal()],
             "scores": list(self.points),
+            "trump": None,
             "contract": None,
+            "active_seats": [0, 1],
+            "hand_sizes": [bin(hand).count("1") for hand in self.hands],
             "trick": [[s, PACK[c]] for s, c in self.trick],
+            "leader": None if self.over else (self.trick[0][0] if self.trick else self.turn),
+            "tricks": list(self.tricks),
+            "last_trick": self.tricks[-1] if self.tricks else None,
             "tricks_won": list(self.won),
+            "tricks_won_by_seat": list(self.won),
+            "last_result": self.deal_results[-1] if self.deal_results else None,
         }
+
+    def hidden_cards(self, seat: int) -> frozenset[str]:
+        return frozenset(PACK[c] for c in range(8) if self.hands[1 - seat] >> c & 1)  # the other hand
+
+    def match_end(self) -> MatchEnd | None:
+        if not self.over:
+            return None
+        return MatchEnd.HAND_LIMIT if self.unfinished else MatchEnd.TARGET
 
     def scores(self) -> list[int]:
         return list(self.points)

@@ -1,0 +1,153 @@
+"""Toy games that break the game interface on purpose, one fault each, so that the tests can show
+the conformance kit (arena.testing) catches every fault (tests/test_conformance.py).
+
+Each is the toy game of toy_game.py with one thing wrong. The suite does not load this plugin
+(registering these games would make the registry-wide conformance tests fail, as they should);
+tests register it for their own duration.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from arena.games.base import GameState
+from arena.options import Option, OptionTable
+from arena.plugins import hookimpl
+from tests.plugins.toy_game import PACK, ToyGame, ToyState
+
+
+def _cards(mask: int) -> list[str]:
+    return [PACK[c] for c in range(8) if mask >> c & 1]
+
+
+class LeakyState(ToyState):
+    """Shows each seat the lowest card of the other seat's hand."""
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs = super().observation(seat)
+        other = _cards(self.hands[1 - seat])
+        obs["opponent_lowest"] = other[0] if other else None
+        return obs
+
+
+class HintingState(ToyState):
+    """Suggests a play to the seat not to act: the other seat's first legal play (an action string)."""
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs = super().observation(seat)
+        obs["hints"] = [self.legal_actions()[0]] if not self.over and seat != self.turn else []
+        return obs
+
+
+class MutatingState(ToyState):
+    """Counts every action offered, legal or not, and shows the count: an illegal action changes it."""
+
+    offered = 0
+
+    def apply(self, action: str) -> None:
+        self.offered += 1
+        super().apply(action)
+
+    def apply_id(self, action_id: int) -> None:
+        self.offered += 1
+        super().apply_id(action_id)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return {**super().observation(seat), "actions_offered": self.offered}
+
+
+class ShallowCloneState(ToyState):
+    """A clone that shares the original's lists (hands, points, the record)."""
+
+    def clone(self) -> "ShallowCloneState":
+        return copy.copy(self)
+
+
+class UnsortedState(ToyState):
+    """Lists its legal action ids from the highest down."""
+
+    def _legal_ids(self) -> list[int]:
+        return sorted(super()._legal_ids(), reverse=True)
+
+
+class UnreplayableState(ToyState):
+    """Deals from a shuffle of its own, seeded by the match's seed, not by the deck: the record's
+    decks (and so a replay, which has only them) do not say who held what."""
+
+    def _deal(self) -> None:
+        super()._deal()
+        own = random.Random(f"{getattr(self.decks, 'seed', 'replay')}/{len(self.deals)}")
+        if own.random() < 0.5:
+            self.hands = [self.hands[1], self.hands[0]]
+
+
+class HashyState(ToyState):
+    """Lets the iteration order of a set of strings (which PYTHONHASHSEED changes) decide the deal."""
+
+    def _deal(self) -> None:
+        super()._deal()
+        first = PACK.index(next(iter(set(PACK))))  # the first card of the set: hash order
+        if first % 2:
+            self.hands = [self.hands[1], self.hands[0]]
+
+
+class BrokenOptionGame(ToyGame):
+    """A ``variant`` option whose value ``broken`` crashes at the second trick."""
+
+    name = "broken_option_toy"
+    option_table = OptionTable("broken_option_toy", ToyGame.option_table.options + (
+        Option("variant", "plain", "choice", "plain, or broken", choices=("plain", "broken")),))
+
+    def new_state(self, decks) -> "BrokenOptionState":
+        return BrokenOptionState(self, decks)
+
+
+class BrokenOptionState(ToyState):
+    def _apply(self, card: int) -> None:
+        if self.game.options["variant"] == "broken" and sum(self.won) == 1 and len(self.trick) == 1:
+            raise ZeroDivisionError("the broken variant")
+        super()._apply(card)
+
+
+class UnvocalState(ToyState):
+    """Leaves out one shared key of the observation, "hand_sizes"."""
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs = super().observation(seat)
+        del obs["hand_sizes"]
+        return obs
+
+
+class UntoldState(ToyState):
+    """Says neither which cards are hidden nor how the match ended (the base class's defaults)."""
+
+    hidden_cards = GameState.hidden_cards
+    match_end = GameState.match_end
+
+
+def _game(name: str, state: type[ToyState]) -> type[ToyGame]:
+    return type(f"{state.__name__[:-5]}Game", (ToyGame,), {
+        "name": name, "__doc__": state.__doc__, "__module__": __name__,
+        "new_state": lambda self, decks: state(self, decks),
+    })
+
+
+LeakyGame = _game("leaky_toy", LeakyState)
+HintingGame = _game("hinting_toy", HintingState)
+MutatingGame = _game("mutating_toy", MutatingState)
+ShallowCloneGame = _game("shallow_clone_toy", ShallowCloneState)
+UnsortedGame = _game("unsorted_toy", UnsortedState)
+UnreplayableGame = _game("unreplayable_toy", UnreplayableState)
+HashyGame = _game("hashy_toy", HashyState)
+UnvocalGame = _game("unvocal_toy", UnvocalState)
+UntoldGame = _game("untold_toy", UntoldState)
+
+FAULTY = [LeakyGame, HintingGame, MutatingGame, ShallowCloneGame, UnsortedGame, UnreplayableGame, HashyGame,
+          BrokenOptionGame, UnvocalGame, UntoldGame]
+
+
+@hookimpl
+def arena_register_games():
+    return list(FAULTY)
