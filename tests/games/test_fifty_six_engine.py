@@ -237,9 +237,10 @@ def test_plugin_registers_the_game():
     assert SeededDecks(1).deck(0, pack_tokens(8)) == SeededDecks(1).deck(0, pack_tokens(8))
 
 
-def test_the_auction_goes_clockwise_as_the_seed_says_or_counter_clockwise_as_an_option():
-    """Seed: "bidding happens clockwise"; §8.1 reads it as counter-clockwise (E1). Both start at the
-    dealer's right (dealer+1); clockwise then passes to seat-1, counter-clockwise to seat+1."""
+def test_the_auction_goes_clockwise_as_the_users_rules_say_or_counter_clockwise_as_an_option():
+    """The user's rule document: "bidding happens clockwise" (§8.1, E1); the English rules it was
+    translated from bid counter-clockwise. Both start at the dealer's right (dealer+1); clockwise
+    then passes to seat-1, counter-clockwise to seat+1."""
     for direction, step in (("clockwise", -1), ("counter_clockwise", +1)):
         for players in (4, 6, 8):
             state = FiftySixGame({"players": players, "auction_direction": direction}).new_match(seed=3)
