@@ -187,14 +187,14 @@ def first_difference(expected: dict[str, Any], actual: dict[str, Any]) -> str | 
                 return f"{where}: {key}: the file has {old.get(key)!r}, the engine {new.get(key)!r}"
         for seat, (a, b) in enumerate(zip(old["observations"], new["observations"])):
             if a != b:
-                return f"{where}: observation of seat {seat}: {_json_difference(a, b, 'observation')}"
+                return f"{where}: observation of seat {seat}: {_json_difference(a, b, 'observation')} (file != engine)"
         if old.get("action") != new.get("action"):
             return (f"{where}: the random player chose {new.get('action')!r}, the file has {old.get('action')!r}"
                     " (the legal actions changed)")
     if len(expected["decisions"]) != len(actual["decisions"]):
         return f"the file has {len(expected['decisions'])} decisions, the engine {len(actual['decisions'])}"
     if expected["record"] != actual["record"]:
-        return f"the record: {_json_difference(expected['record'], actual['record'], 'record')}"
+        return f"the record: {_json_difference(expected['record'], actual['record'], 'record')} (file != engine)"
     return None
 
 
