@@ -19,52 +19,52 @@ if TYPE_CHECKING:
 
 def legal(st: "FiveHundredState") -> list[int]:
     """R-7.3.8 (and R-7.2 for suit contracts, where the joker is simply a trump)."""
-    g = st.game
     hand = st.hands[st.turn]
-    base = g.play_base
+    g = st.game
+    if st.trick:  # following: the led suit if held (one AND), else anything but a forced joker
+        follow = hand & st.smask[st.led]
+        if follow:
+            return bits(follow << g.play_base)
+        if st.forced_joker and hand & st.jk_bit:  # R-7.3.3: void in misère, the suitless joker must go
+            return [g.play_base + g.pack.joker]
+        return bits(hand << g.play_base)
     jk = st.jk_bit
-    if not st.trick:  # leading
-        if st.suitless and hand & jk:
-            out = bits((hand ^ jk) << base)
-            lead = g.joker_lead_base
-            if hand == jk:  # the last trick: any suit may be named (R-7.3.4)
-                out.extend(range(lead, lead + 4))
-            elif not g.joker_last_only:  # R-7.3.5
-                done = st.suits_led
-                out.extend(lead + s for s in range(4) if not done >> s & 1)
-            return out
-        return bits(hand << base)
-    follow = hand & st.smask[st.led]
-    if follow:
-        return bits(follow << base)
-    if st.forced_joker and hand & jk:  # R-7.3.3: void in misère, the suitless joker must go
-        return [base + g.pack.joker]
-    return bits(hand << base)
+    if st.suitless and hand & jk:  # leading with the suitless joker in hand
+        out = bits((hand ^ jk) << g.play_base)
+        lead = g.joker_lead_base
+        if hand == jk:  # the last trick: any suit may be named (R-7.3.4)
+            out.extend(range(lead, lead + 4))
+        elif not g.joker_last_only:  # R-7.3.5
+            done = st.suits_led
+            out.extend(lead + s for s in range(4) if not done >> s & 1)
+        return out
+    return bits(hand << g.play_base)
 
 
 def apply(st: "FiveHundredState", a: int) -> None:
     g = st.game
     seat = st.turn
-    if a >= g.joker_lead_base:  # the suitless joker led, naming a suit (R-7.3.4)
-        card = g.pack.joker
-        named = a - g.joker_lead_base
-    else:
-        card = a - g.play_base
-        named = -1
-    st.hands[seat] &= ~(1 << card)
     trick = st.trick
-    if not trick:
-        led = named if named >= 0 else st.eff[card]
+    if trick:
+        card = a - g.play_base
+        st.hands[seat] &= ~(1 << card)
+        v = st.value[st.led][card]
+        if v > st.best:
+            st.best = v
+            st.taker = seat
+    else:
+        if a >= g.joker_lead_base:  # the suitless joker led, naming a suit (R-7.3.4)
+            card = g.pack.joker
+            led = a - g.joker_lead_base
+        else:
+            card = a - g.play_base
+            led = st.eff[card]
+        st.hands[seat] &= ~(1 << card)
         st.led = led
         st.suits_led |= 1 << led  # R-7.1.5
         st.leader = seat
         st.best = st.value[led][card]
         st.taker = seat
-    else:
-        v = st.value[st.led][card]
-        if v > st.best:
-            st.best = v
-            st.taker = seat
     trick.append((seat, card))
     if len(trick) < st.nactive:
         st.turn = st.next_active[seat]

@@ -257,6 +257,26 @@ class FiveHundredState(GameState):
     def is_over(self) -> bool:
         return self.over
 
+    def hidden_cards(self, seat: int) -> frozenset[str]:
+        """What ``seat`` may not see now (R-10.2, R-10.3): the other hands (less an exposed open
+        misère hand), the dead hand, the kitty until it is taken (for ever sans kitty), the discards
+        unless ``seat`` made them, and its own hand under blind misère until it has looked."""
+        mask = self.dead
+        if seat != self.contractor:
+            mask |= self.discards
+        bid = self.bid
+        if bid is None or bid.sans_kitty or self.stage < DISCARD:
+            mask |= self.kitty
+        hands = self.hands
+        for s in range(self.n):
+            if s != seat:
+                mask |= hands[s]
+        if self.exposed:
+            mask &= ~hands[self.contractor]
+        if not self.seen >> seat & 1:
+            mask |= hands[seat]
+        return frozenset(self.game.pack.cards(mask))
+
     def match_end(self) -> MatchEnd | None:
         return MATCH_END[self.end] if self.end is not None else None
 
