@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from arena.plugins import get_registry
+
 
 def arena(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     done = subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=300)
@@ -27,6 +29,9 @@ def record_path(tmp_path_factory):
 
 def test_games_and_bots_are_listed():
     games = json.loads(arena("games", "--json").stdout)
+    registry = get_registry()  # every registered game is listed, with its player counts
+    assert {g["name"]: g["players"] for g in games} == {
+        name: cls().describe()["players"] for name, cls in registry.games.items()}
     five = next(g for g in games if g["name"] == "five_hundred")
     assert five["players"] == [2, 3, 4, 5, 6]
     assert {"auction", "defence_cap", "allow_blind_misere"} <= {o["name"] for o in five["options"]}
