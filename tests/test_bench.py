@@ -17,9 +17,10 @@ from arena.bench.cli import BENCH
 from arena.commandline import add_command
 from arena.plugins import get_registry
 from arena.bench.cli import table
+from arena.bench.engines import bundled_games
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ("five_hundred", "fifty_six", "all_fours", "bid_euchre")
+GAMES = bundled_games(get_registry())  # the games the bench measures
 
 EXPECTED = [
     *(f"engines.{game}.{path}.{what}" for game in GAMES for path in ("strings", "ids")

@@ -42,7 +42,7 @@ from arena.testing.cards import CardNames
 IN_PROCESS = ("actions", "illegal", "clones", "hidden", "vocabulary", "records")
 CHECKS = IN_PROCESS + ("hash_seeds", "options")
 # Decisions of random play per game and player count; $ARENA_CONFORMANCE_DECISIONS asks for more.
-DECISIONS = int(os.environ.get("ARENA_CONFORMANCE_DECISIONS", "2000"))
+DECISIONS = int(os.environ.get("ARENA_CONFORMANCE_DECISIONS", "1000"))
 # Observation keys about earlier deals: their cards are not this deal's, so the hidden-card check skips them.
 EARLIER_DEAL_KEYS = ("last_result",)
 SAMPLE_EVERY = 25  # the illegal-action and clone checks run at one decision in this many (and at the end)
