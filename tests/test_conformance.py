@@ -27,6 +27,13 @@ def _results(game: str, players: int) -> dict:
     return run_checks(game, players)
 
 
+def _passes(game: str, name: str, **kwargs) -> None:
+    try:
+        check(game, name, **kwargs)
+    except ConformanceError as failure:
+        pytest.fail(str(failure), pytrace=False)
+
+
 @pytest.mark.parametrize("name", IN_PROCESS)
 @testing.parametrize()
 def test_every_registered_game_passes(case, name):
@@ -37,12 +44,12 @@ def test_every_registered_game_passes(case, name):
 
 @testing.parametrize()
 def test_every_registered_game_plays_the_same_under_any_hash_seed(case):
-    check(case.game, "hash_seeds", players=case.players)
+    _passes(case.game, "hash_seeds", players=case.players)
 
 
 @pytest.mark.parametrize("game", sorted(get_registry().games))
 def test_every_option_value_of_every_registered_game_plays(game):
-    check(game, "options")
+    _passes(game, "options")
 
 
 def test_the_cases_are_every_registered_game_at_every_player_count():

@@ -45,7 +45,7 @@ CHECKS = IN_PROCESS + ("hash_seeds", "options")
 DECISIONS = int(os.environ.get("ARENA_CONFORMANCE_DECISIONS", "1000"))
 # Observation keys about earlier deals: their cards are not this deal's, so the hidden-card check skips them.
 EARLIER_DEAL_KEYS = ("last_result",)
-SAMPLE_EVERY = 25  # the illegal-action and clone checks run at one decision in this many (and at the end)
+SAMPLE_EVERY = 40  # the illegal-action and clone checks run at one decision in this many (and at the end)
 MATCH_DECISIONS = 500  # a random match is cut after this many decisions (some games rarely end at random)
 OPTION_DECISIONS = 300  # the decision limit of each match of the option sweep
 OPTION_MAX_HANDS = 2  # the sweep's max_hands, where the game has that option
@@ -300,7 +300,8 @@ class Playouts:
             self.fail("actions", "new_match() dealt nothing: there is no deal in state.deals", at_decision=False)
         self.names = CardNames([card for deal in state.deals for card in deal["deck"]],
                                [game.action_string(i) for i in range(game.num_actions)], self.not_card_keys)
-        rng = random.Random(self.match_seed(match))
+        rng = random.Random(self.match_seed(match))  # the random player: its choices alone
+        aux = random.Random(self.match_seed(match) + "/checks")  # the checks' own choices
         results = done = 0
         self.abandoned = False
         while not state.is_over() and done < budget and self.checks and not self.abandoned:
@@ -315,17 +316,18 @@ class Playouts:
             self.guard("vocabulary", self.check_keys_all)
             keep = None
             if done % SAMPLE_EVERY == 0:
-                self.guard("illegal", self.check_illegal, random.Random(rng.random()))
+                self.guard("illegal", self.check_illegal, aux)
                 self.guard("vocabulary", self.check_result)
-                self.guard("clones", self.check_clone_before, random.Random(rng.random()))
+                self.guard("clones", self.check_clone_before, aux)
                 keep = self.guard("clones", self.clone_and_snapshot)
             if not legal or self.abandoned:
                 break  # (a check failed: it said so)
             action = rng.choice(legal)
             try:
                 state.apply_id(action)
-            except Exception as exc:
-                self.guard("actions", self.fail, "actions",
+            except Exception as exc:  # fails every check that is on (it is the first that sees it)
+                name = "actions" if "actions" in self.checks else sorted(self.checks)[0]
+                self.guard(name, self.fail, name,
                            f"apply_id({action}) ({game.action_string(action)!r}), a legal action, raised {exc!r}")
                 return done + 1  # the state cannot go on
             done += 1
@@ -334,9 +336,11 @@ class Playouts:
             for index in range(results, len(state.deal_results)):
                 self.guard("vocabulary", self.check_hand_result, index)
             results = len(state.deal_results)
+            if done % (SAMPLE_EVERY * 8) == 0:
+                self.guard("records", self.check_record)  # a record cut mid-match replays too
         self._observations = {}
         if not self.abandoned:
-            self.check_end(rng)
+            self.check_end(aux)
         return max(done, 1)
 
     # -- per decision ------------------------------------------------------------------------

@@ -73,14 +73,15 @@ class UnsortedState(ToyState):
 
 
 class UnreplayableState(ToyState):
-    """Deals from a shuffle of its own, seeded by the match's seed, not by the deck: the record's
-    decks (and so a replay, which has only them) do not say who held what."""
+    """Deals from a shuffle of its own, seeded by the match's seed, not from the deck it records:
+    a replay, which has only the recorded decks, deals other hands."""
 
     def _deal(self) -> None:
         super()._deal()
-        own = random.Random(f"{getattr(self.decks, 'seed', 'replay')}/{len(self.deals)}")
-        if own.random() < 0.5:
-            self.hands = [self.hands[1], self.hands[0]]
+        seed = getattr(self.decks, "seed", None)
+        if seed is not None:
+            own = random.Random(f"{seed}/{len(self.deals)}").sample(range(8), 8)
+            self.hands = [sum(1 << c for c in own[:4]), sum(1 << c for c in own[4:])]
 
 
 class HashyState(ToyState):
