@@ -442,9 +442,11 @@ class Playouts:
             self.fail("vocabulary", f"observation({seat}) lacks the shared keys {missing}", seat=seat)
         expected = {
             "game": game.name, "seat": seat, "side": game.side_of(seat), "players": self.players,
-            "phase": state.phase, "to_act": state.current_player(), "hand_index": len(state.deals) - 1,
+            "to_act": state.current_player(), "hand_index": len(state.deals) - 1,
             "hands_played": len(state.deal_results), "scores": list(state.scores()),
         }
+        if seat == state.current_player():  # (others may be shown a coarser phase: what it is can be secret)
+            expected["phase"] = state.phase
         for key, value in expected.items():
             if obs[key] != value:
                 self.fail("vocabulary", f"observation({seat})[{key!r}] is {_short(obs[key])}, expected {_short(value)}",
