@@ -81,8 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         for path in stale:
             print(f"stale: {path} (run python -m arena.protogen)", file=sys.stderr)
         return 1 if stale else 0
-    for path in generate(args.out):
-        print(f"wrote {path}")
+    for written in generate(args.out):
+        print(f"wrote {written}")
     return 0
 
 

@@ -32,7 +32,7 @@ class Settings:
 
     @classmethod
     def quick_settings(cls, **overrides: Any) -> "Settings":
-        values = dict(seconds=0.15, repeat=1, quick=True, tournament_matches=0, speedup_matches=6)
+        values: dict[str, Any] = dict(seconds=0.15, repeat=1, quick=True, tournament_matches=0, speedup_matches=6)
         values.update(overrides)
         return cls(**values)
 

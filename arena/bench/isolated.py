@@ -113,7 +113,7 @@ def match_rate(registry: Any, game: Any, seconds: float, seed: int) -> tuple[int
         starting += ready - begin
         playing += done - ready
         matches += 1
-        decisions += sum(times["decisions"] for times in result.think_times)
+        decisions += int(sum(times["decisions"] for times in result.think_times))  # counts, in a dict[str, float]
     return decisions, playing, starting, matches
 
 

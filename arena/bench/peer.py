@@ -32,7 +32,7 @@ REQUIREMENT = "open-spiel>=2.0"
 
 def load_peer() -> Any | None:
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     return pyspiel.load_game("euchre")
@@ -65,7 +65,7 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
     if "bid_euchre" not in registry.games:
         figures.skipped["peer"] = "bid_euchre is not installed"
         return
-    import pyspiel  # type: ignore[import-not-found]
+    import pyspiel
 
     ours = bench_game(registry, "bid_euchre")
     openspiel_games(peer, 0.05)

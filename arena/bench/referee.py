@@ -88,7 +88,7 @@ def referee_loop(registry: Any, game: Any, seconds: float, seed: int = 0) -> tup
             result = referee_for(spec, game, hosts).play()
             playing += time.perf_counter() - begin
         matches += 1
-        decisions += sum(times["decisions"] for times in result.think_times)
+        decisions += int(sum(times["decisions"] for times in result.think_times))  # counts, in a dict[str, float]
         if time.perf_counter() >= end:
             return decisions, matches, playing
 
@@ -127,7 +127,7 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
                           f"{game.title}: referee decisions/s over the bare engine loop's", TARGET)
     for run in range(settings.repeat):
         # All games together: the time each loop needs for one decision of every game, averaged.
-        referee = totals[run, "referee"][0] / totals[run, "referee"][1]
-        bare = totals[run, "bare"][0] / totals[run, "bare"][1]
-        figures.ratio("referee.ratio", referee, bare,
+        referee_rate = totals[run, "referee"][0] / totals[run, "referee"][1]
+        bare_rate = totals[run, "bare"][0] / totals[run, "bare"][1]
+        figures.ratio("referee.ratio", referee_rate, bare_rate,
                       "all four games: referee decisions/s over the bare engine loop's", TARGET)

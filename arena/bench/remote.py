@@ -105,7 +105,7 @@ def match_rate(registry: Any, game: Any, url: str, seconds: float, seed: int) ->
         elapsed += time.perf_counter() - begin
         assert result.termination.how != "forfeit", result.termination
         matches += 1
-        decisions += sum(times["decisions"] for times in result.think_times)
+        decisions += int(sum(times["decisions"] for times in result.think_times))  # counts, in a dict[str, float]
     return decisions, elapsed
 
 

@@ -17,7 +17,7 @@ import signal
 import threading
 import time
 import traceback
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.players.base import MatchInfo, Player
 
@@ -67,11 +67,14 @@ _SIGALRM = getattr(signal, "SIGALRM", 14)
 _clock = time.perf_counter
 _get_ident = threading.get_ident
 
-try:  # the C functions: signal.getsignal/signal wrap them in enum conversions that cost microseconds
-    from _signal import getsignal as _getsignal
-    from _signal import signal as _set_handler
-except ImportError:  # pragma: no cover - not CPython
+if TYPE_CHECKING:  # typeshed has no stub for _signal; its functions have these signatures
     _getsignal, _set_handler = signal.getsignal, signal.signal
+else:
+    try:  # the C functions: signal.getsignal/signal wrap them in enum conversions that cost microseconds
+        from _signal import getsignal as _getsignal
+        from _signal import signal as _set_handler
+    except ImportError:  # pragma: no cover - not CPython
+        _getsignal, _set_handler = signal.getsignal, signal.signal
 
 
 class _AlarmState:

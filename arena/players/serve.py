@@ -302,7 +302,7 @@ def serve_player(
         summary = summary if summary is not None else bot.summary
     else:
         factory = bot
-        name = name or getattr(bot, "__name__", "bot")
+        name = name or str(getattr(bot, "__name__", "bot"))
     if version is None:
         module = sys.modules.get(getattr(factory, "__module__", "") or "")
         version = str(getattr(module, "__version__", arena_version))

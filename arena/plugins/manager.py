@@ -76,7 +76,7 @@ class Registry:
                 if not (isinstance(game, type) and issubclass(game, Game)):
                     raise PluginError(f"plugin {impl} registered {game!r}, which is not a Game subclass")
                 _add(self.games, game.name, game, impl, "game")
-        tables: list[tuple[str, dict, type, str]] = [
+        tables: list[tuple[str, dict, type[Any], str]] = [  # each class has a str name
             ("arena_register_bots", self.bots, BotSpec, "bot"),
             ("arena_register_seat_kinds", self.seat_kinds, SeatKind, "seat kind"),
             ("arena_register_isolations", self.isolations, Isolation, "isolation level"),

@@ -38,7 +38,8 @@ class TimeControl:
         if unknown:
             raise ArenaError(f"time control: unknown key {sorted(unknown)[0]!r}; keys: per_decision, bank, increment")
         try:
-            return cls(**{key: (None if value is None else float(value)) for key, value in data.items()})
+            values: dict[str, Any] = {key: (None if value is None else float(value)) for key, value in data.items()}
+            return cls(**values)
         except (TypeError, ValueError) as exc:
             raise ArenaError(f"time control: {exc}") from exc
 

@@ -35,7 +35,7 @@ class FaultPolicy:
         return getattr(self, kind.value)
 
     def as_dict(self) -> dict[str, Any]:
-        data = {kind.value: self.response(kind).value for kind in FaultKind}
+        data: dict[str, Any] = {kind.value: self.response(kind).value for kind in FaultKind}
         data["max_faults"] = self.max_faults
         return data
 

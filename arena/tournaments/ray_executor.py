@@ -108,8 +108,8 @@ class RayExecutor:
         ray = self.ray
         queue = list(specs)
         queue.reverse()  # pop() from the end submits in schedule order
-        running: dict[Any, dict[str, Any]] = {}
-        failure: tuple[dict[str, Any], BaseException] | None = None
+        running: dict[Any, MatchSpec] = {}
+        failure: tuple[MatchSpec, BaseException] | None = None
         while queue or running:
             if failure is None:
                 limit = IN_FLIGHT_PER_CPU * self._cluster_cpus()
@@ -134,11 +134,11 @@ class RayExecutor:
                     continue
                 yield spec, outcome
         if failure is not None:
-            spec, exc = failure
+            failed, error = failure
             raise RayClusterError(
-                f"match {spec.index} failed on the Ray cluster: {_describe(exc)}. Every finished match "
+                f"match {failed.index} failed on the Ray cluster: {_describe(error)}. Every finished match "
                 "is stored: running the same command again resumes with the matches not played yet"
-            ) from exc
+            ) from error
 
     def _cluster_cpus(self) -> int:
         """The CPUs that can play matches: the local instance's, or the cluster's (it may grow)."""
@@ -306,7 +306,7 @@ def play_in_worker(spec: "MatchSpec") -> dict[str, Any]:
     try:
         return play_spec(spec)
     finally:
-        if hidden is not None:
+        if main is not None and hidden is not None:
             main.__file__ = hidden
 
 
@@ -372,7 +372,8 @@ def _end_processes_of(folder: Path) -> None:
 
 def _has_token_auth() -> bool:
     try:
-        from ray._raylet import AuthenticationTokenLoader  # noqa: F401  (Ray >= 2.52)
+        # ray/_raylet.pyi declares only a few of the extension's names: these two are in _raylet.so
+        from ray._raylet import AuthenticationTokenLoader  # type: ignore[attr-defined]  # noqa: F401  (Ray >= 2.52)
     except ImportError:
         return False
     return True
@@ -381,7 +382,7 @@ def _has_token_auth() -> bool:
 def _reload_auth(ray: Any) -> None:
     """Make this process see RAY_AUTH_* again (Ray reads them once, into its config and a cache)."""
     try:
-        from ray._raylet import AuthenticationTokenLoader, Config
+        from ray._raylet import AuthenticationTokenLoader, Config  # type: ignore[attr-defined]  # not in its .pyi
     except ImportError:
         return
     with contextlib.suppress(Exception):
@@ -393,7 +394,7 @@ def _reload_auth(ray: Any) -> None:
 def _available_token(ray: Any) -> str | None:
     """The token Ray would send: RAY_AUTH_TOKEN, the file RAY_AUTH_TOKEN_PATH names, ~/.ray/auth_token."""
     try:
-        from ray._raylet import AuthenticationTokenLoader
+        from ray._raylet import AuthenticationTokenLoader  # type: ignore[attr-defined]  # not in its .pyi
 
         loader = AuthenticationTokenLoader.instance()
         loader.reset_cache()
@@ -406,7 +407,9 @@ def _available_token(ray: Any) -> str | None:
     if os.environ.get("RAY_AUTH_TOKEN"):
         return os.environ["RAY_AUTH_TOKEN"].strip()
     for path in (os.environ.get("RAY_AUTH_TOKEN_PATH"), Path.home() / ".ray" / "auth_token"):
-        with contextlib.suppress(OSError, TypeError):
+        if path is None:
+            continue
+        with contextlib.suppress(OSError):
             text = Path(path).read_text().strip()
             if text:
                 return text

@@ -23,8 +23,10 @@ __all__ = ["MatchSpec", "build", "lineups"]
 def lineups(names: list[str], sides: int, fmt: str, challenger: str | None) -> list[tuple[str, ...]]:
     """The lineups of a round robin or a gauntlet, in a fixed order."""
     if fmt == "gauntlet":
+        if challenger is None:  # the config refuses a gauntlet without one
+            raise ValueError("a gauntlet needs a challenger")
         others = [n for n in names if n != challenger]
-        return [(challenger,) + rest for rest in _groups(others, sides - 1, at_least_two=False)]  # type: ignore[operator]
+        return [(challenger,) + rest for rest in _groups(others, sides - 1, at_least_two=False)]
     return _groups(names, sides, at_least_two=True)
 
 

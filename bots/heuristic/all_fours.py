@@ -191,7 +191,7 @@ class Strategy(Player):
             if best is None or self._beats(card, best, trump):
                 best_seat, best = seat, card
         mine = me % 2
-        standing = we_win(best, best_seat % 2) if best is not None else 0.0
+        standing = we_win(best, best_seat % 2) if best is not None and best_seat is not None else 0.0
 
         scored = []
         for card in cards:

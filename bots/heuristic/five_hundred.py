@@ -132,7 +132,7 @@ class Strategy(Player):
         if not choices:
             return "pass"
         # the cheapest bid the hand supports in its best strain
-        best_strain = max(estimates, key=estimates.get)
+        best_strain = max(estimates, key=estimates.__getitem__)
         in_best = [c for c in choices if c[1].split()[1].removesuffix("-SK").endswith(best_strain)]
         pool = in_best or choices
         return min(pool, key=lambda c: (c[0], c[1].endswith("-SK")))[1]
