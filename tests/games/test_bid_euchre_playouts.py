@@ -129,6 +129,7 @@ def check_observations(state, game):
         seen = set(CARD.findall(json.dumps(current)))
         leaked = seen - set(known_cards(state, seat))
         assert not leaked, (seat, leaked, obs)
+        assert state.hidden_cards(seat) == set(game.pack) - set(known_cards(state, seat))
         if seat != state.deals[-1]["dealer"]:
             assert obs["discarded"] is None
             assert not any(a.startswith("discard") for _, a in obs["history"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from arena.errors import OptionError
 from arena.games.base import DeckSource, Game
 from arena.games.bid_euchre.actions import ActionTable
-from arena.games.bid_euchre.cards import pack
+from arena.games.bid_euchre.cards import INDEX, pack
 from arena.games.bid_euchre.options import OPTIONS
 from arena.games.bid_euchre.state import BidEuchreState
 
@@ -29,6 +29,7 @@ class BidEuchreGame(Game):
         self.joker = o["joker"]
         self.tricks = 12 if self.double else 6
         self.pack = pack(self.double, self.joker)
+        self.pack_mask = sum(1 << INDEX[card] for card in set(self.pack))  # the token indices in the pack
         self.stick = o["stick_the_dealer"]
         self.ace_no_face = o["ace_no_face"]
         self.continuous = o["bidding_rounds"] == "continuous"

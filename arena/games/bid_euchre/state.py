@@ -16,7 +16,7 @@ from arena.games.bid_euchre.cards import TABLES, TOKENS
 from arena.games.bid_euchre.dealing import deal
 from arena.games.bid_euchre.play import is_renege, trick_list, trick_winner
 from arena.games.bid_euchre.scoring import game_winner, hand_changes, played_result, thrown_in_result
-from arena.games.bid_euchre.view import observation
+from arena.games.bid_euchre.view import hidden_cards, observation
 from arena.games.bitmask import bits
 
 if TYPE_CHECKING:
@@ -283,6 +283,9 @@ class BidEuchreState(GameState):
     # -- what a seat sees (§11) ----------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
         return observation(self, seat)
+
+    def hidden_cards(self, seat: int) -> frozenset[str]:
+        return hidden_cards(self, seat)
 
     # -- copies for search bots ------------------------------------------------------------------------
     def clone(self) -> "BidEuchreState":

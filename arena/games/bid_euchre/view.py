@@ -32,6 +32,31 @@ def visible(state: BidEuchreState, viewer: int, actor: int, action_id: int) -> b
     return True
 
 
+def hidden_cards(state: BidEuchreState, seat: int) -> frozenset[str]:
+    """The cards of this deal ``seat`` may not see (§11): every card of the pack that it neither
+    holds nor has seen played, discarded (the dealer) or passed in its own side's exchange. With the
+    double deck a card is hidden only when no copy of it is known to the seat."""
+    known = state.masks[seat]
+    for _, cards, _ in state.tricks:
+        for _, t in cards:
+            known |= 1 << t
+    for _, t in state.trick:
+        known |= 1 << t
+    if state.discarded is not None and seat == state.deals[-1]["dealer"]:
+        known |= 1 << state.discarded
+    gives = state.gives
+    if seat == state.contractor:
+        mine = gives[0] + gives[1]
+    elif seat == state.sitting_out:  # its own gifts; the contractor's once it has given its own (E5)
+        mine = gives[1] if state.phase == "exchange" else gives[0] + gives[1]
+    else:
+        mine = []
+    for t in mine:
+        known |= 1 << t
+    pack = state.game.pack_mask
+    return frozenset(TOKENS[t] for t in bits(pack & ~known))
+
+
 def observation(state: BidEuchreState, seat: int) -> dict[str, Any]:
     """The observation of ``seat``: the shared vocabulary's keys, then Bid Euchre's own."""
     g = state.game
