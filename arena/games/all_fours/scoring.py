@@ -25,6 +25,7 @@ def match_end(over: bool, unfinished: bool, lost_by_revoke: int | None) -> Match
 
 def game_point(counts: Sequence[int], tie: str, eldest_side: int, barred: Sequence[bool]) -> int | None:
     """The side scoring Game, or None: the higher count; a tie per `game_tie`; a revoker never (§11)."""
+    side: int | None
     if counts[0] > counts[1]:
         side = 0
     elif counts[1] > counts[0]:

@@ -9,7 +9,7 @@ entry ends — a hand counted, the pack exhausted (§7.4), or the game won in th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from arena.games.all_fours.actions import BEG, GIVE_ONE, GIVE_OR_RUN, OVER, PLAY, PLAYING, STAND, STAND_OR_BEG
 from arena.games.all_fours.auction import beggars_side, can_run, decisions, kick
@@ -112,10 +112,10 @@ class AllFoursState(GameState):
         return self._phase
 
     def _legal_ids(self) -> list[int]:
-        if self._phase == PLAYING:
-            hand = self.hands[self._to_act]
+        if self._phase == PLAYING:  # the hot path: no narrowing at run time; in the play both are set
+            hand = self.hands[self._to_act]  # type: ignore[index]  # someone is to act
             if not self.g.penalize:
-                hand = lawful_plays(hand, self.trick, self.trump, self.g.no_undertrump)
+                hand = lawful_plays(hand, self.trick, self.trump, self.g.no_undertrump)  # type: ignore[arg-type]  # trumps are fixed
             return bits(hand << PLAY)  # play_ids(hand), without the call
         return decisions(self._phase)
 
@@ -142,18 +142,19 @@ class AllFoursState(GameState):
 
     # -- play (§8) and revokes (§11) ----------------------------------------------------------------
     def _play(self, card: int) -> None:
-        seat = self._to_act
+        # The hot path: no narrowing at run time. In the play someone is to act and trumps are fixed.
+        seat: int = self._to_act  # type: ignore[assignment]
         hand = self.hands[seat]
         trick = self.trick
-        if self.g.penalize and not lawful_plays(hand, trick, self.trump, self.g.no_undertrump) >> card & 1:
-            self.pending.append((seat, is_serious_revoke(hand, trick, card, self.trump)))
+        if self.g.penalize and not lawful_plays(hand, trick, self.trump, self.g.no_undertrump) >> card & 1:  # type: ignore[arg-type]
+            self.pending.append((seat, is_serious_revoke(hand, trick, card, self.trump)))  # type: ignore[arg-type]
         self.hands[seat] = hand & ~(1 << card)
         trick.append(card)
         self.trick_seats.append(seat)
         if len(trick) < self.n:
             self._to_act = (seat + 1) % self.n
             return
-        winner = self.trick_seats[trick_winner(trick, self.trump)]
+        winner = self.trick_seats[trick_winner(trick, self.trump)]  # type: ignore[arg-type]
         side = winner % 2
         for played in trick:
             self.captured[side] |= 1 << played
@@ -199,8 +200,8 @@ class AllFoursState(GameState):
 
     def _count_hand(self) -> None:
         g = self.g
-        items = hand_items(
-            self.dealt, self.captured, self.trump, hang_jack_points=g.hang_jack, game_tie=g.game_tie,
+        items = hand_items(  # the hand was played: dealt and trump are set
+            cast("list[int]", self.dealt), self.captured, cast(int, self.trump), hang_jack_points=g.hang_jack, game_tie=g.game_tie,
             eldest=(self.dealer + 1) % self.n, barred=self.barred,
         )
         for item, side, points, card in items:

@@ -8,7 +8,7 @@ order of the stock.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from arena.games.all_fours.actions import PLAYING
 from arena.games.all_fours.cards import PACK, SUITS, cards_of, game_count, tokens_of
@@ -89,7 +89,7 @@ def observation(state: "AllFoursState", seat: int) -> dict[str, Any]:
         # All Fours's own keys
         "eldest": (state.dealer + 1) % n,
         "target_score": g.target,
-        "proposed_suit": SUITS[state.proposed],
+        "proposed_suit": SUITS[cast(int, state.proposed)],  # set by the deal's first turn-up
         "turn_up": PACK[state.turn_ups[-1]],
         "turn_ups": [PACK[c] for c in state.turn_ups],
         "stock_count": 52 - state.pos,
@@ -102,7 +102,7 @@ def observation(state: "AllFoursState", seat: int) -> dict[str, Any]:
     if g.penalize:
         lawful = []
         if my_turn and playing:
-            mask = lawful_plays(state.hands[seat], state.trick, state.trump, g.no_undertrump)
+            mask = lawful_plays(state.hands[seat], state.trick, cast(int, state.trump), g.no_undertrump)  # the play: trumps fixed
             lawful = ["play " + PACK[c] for c in cards_of(mask)]
         obs["lawful_actions"] = lawful if playing else legal
     return obs

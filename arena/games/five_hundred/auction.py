@@ -7,9 +7,9 @@ legal list is one table look-up.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from arena.games.five_hundred.actions import BM, MIS, PASS, SUIT, ActionTable
+from arena.games.five_hundred.actions import BM, MIS, PASS, SUIT, ActionTable, Bid
 
 if TYPE_CHECKING:
     from arena.games.five_hundred.state import FiveHundredState
@@ -20,6 +20,7 @@ def call_lists(table: ActionTable, misere_requires_seven: bool) -> tuple[list[tu
     none). R-5.2: every higher rung; MIS only over a 7-level bid unless ``misere_requires_seven`` is
     off; BM only as a first-turn choice beside ``look`` (R-5.7.1)."""
     bid_of = table.bid_of
+    bids = cast("list[Bid]", bid_of[1:])  # the ids from 1 on are bids (0, pass, is None)
     normal: list[tuple[int, ...]] = []
     first: list[tuple[int, ...]] = []
     for high in range(table.num_bids + 1):
@@ -27,7 +28,7 @@ def call_lists(table: ActionTable, misere_requires_seven: bool) -> tuple[list[tu
         floor = hb.key if hb else -1
         calls = [PASS]
         for a in range(1, table.num_bids + 1):
-            b = bid_of[a]
+            b = bids[a - 1]
             if b.key <= floor or b.kind == BM:
                 continue
             if b.kind == MIS and misere_requires_seven and not (hb and hb.kind == SUIT and hb.level == 7):
@@ -35,7 +36,7 @@ def call_lists(table: ActionTable, misere_requires_seven: bool) -> tuple[list[tu
             calls.append(a)
         normal.append(tuple(calls))
         opening = []
-        if table.bm_id is not None and bid_of[table.bm_id].key > floor:
+        if table.bm_id is not None and bids[table.bm_id - 1].key > floor:
             opening.append(table.bm_id)
         if table.look_id is not None:
             opening.append(table.look_id)
@@ -94,6 +95,6 @@ def apply(st: "FiveHundredState", a: int) -> None:
 def partner_calls(st: "FiveHundredState") -> list[int]:
     """R-6.1: 0 or 1 partner for a 6- or 7-level contract, up to 2 from the 8 level on."""
     g = st.game
-    most = 1 if st.bid.level <= 7 else 2
+    most = 1 if cast(Bid, st.bid).level <= 7 else 2  # the partners phase: after the auction
     c = st.contractor
     return [g.partners_base + i for i, subset in enumerate(g.partner_sets) if len(subset) <= most and c not in subset]

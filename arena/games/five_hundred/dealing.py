@@ -64,11 +64,11 @@ def deck_for(game: "FiveHundredGame", dealer: int, hands: Mapping[int, Sequence[
     if unknown or len(set(named)) != len(named):
         raise ValueError(f"not the cards of one pack: {unknown or sorted(t for t in set(named) if named.count(t) > 1)}")
     spare = [t for t in tokens if t not in set(named)]
-    slots = [(seat, HAND) for seat in range(players)] + [(None, KITTY)] + ([(DEAD, HAND)] if players == 2 else [])
-    for seat, size in slots:
-        queue = rest if seat is None else queues[seat]
+    slots: Sequence[tuple[int | None, int]] = [(seat, HAND) for seat in range(players)] + [(None, KITTY)] + ([(DEAD, HAND)] if players == 2 else [])
+    for owner, size in slots:
+        queue = rest if owner is None else queues[owner]
         if len(queue) > size:
-            raise ValueError(f"{'the kitty' if seat is None else f'seat {seat}'} has more than {size} cards")
+            raise ValueError(f"{'the kitty' if owner is None else f'seat {owner}'} has more than {size} cards")
         missing = size - len(queue)
         queue.extend(spare[:missing])
         del spare[:missing]

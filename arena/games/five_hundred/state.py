@@ -8,12 +8,12 @@ Phases: ``auction`` -> ``partners`` (five players, suit/NT contracts) -> ``disca
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from arena.games.base import DeckSource, GameState, MatchEnd
 from arena.games.bitmask import bits
 from arena.games.five_hundred import auction, play, view
-from arena.games.five_hundred.actions import NT, OM
+from arena.games.five_hundred.actions import NT, OM, Bid
 from arena.games.five_hundred.cards import context_index
 from arena.games.five_hundred.dealing import deal
 from arena.games.five_hundred.scoring import (
@@ -21,13 +21,23 @@ from arena.games.five_hundred.scoring import (
 )
 from arena.games.five_hundred.view import AUCTION, DISCARD, NOMINATE, OVER, PARTNERS, PHASES, PLAY
 
+if TYPE_CHECKING:
+    from arena.games.five_hundred.game import FiveHundredGame
+
 _play_legal, _play_apply = play.legal, play.apply  # the hot path: no module look-up
 
 __all__ = ["FiveHundredState", "AUCTION", "PARTNERS", "DISCARD", "NOMINATE", "PLAY", "OVER", "PHASES"]
 
 
 class FiveHundredState(GameState):
-    def __init__(self, game: Any, decks: DeckSource):
+    game: FiveHundredGame
+    bid: Bid | None  # the contract once the auction is won
+    # The play tables of the contract's context (cards.Context): empty until the play starts.
+    eff: Sequence[int]
+    smask: Sequence[int]
+    value: Sequence[Sequence[int]]
+
+    def __init__(self, game: FiveHundredGame, decks: DeckSource):
         super().__init__(game, decks)
         self.n = game.players
         self.jk_bit = 1 << game.pack.joker
@@ -50,7 +60,7 @@ class FiveHundredState(GameState):
         self.high = 0  # the action id of the high bid, 0 = none
         self.high_seat = -1
         self.raising = False
-        self.bid = None  # the contract (a Bid) once the auction is won
+        self.bid = None
         self.contractor = -1
         self.members: tuple[int, ...] = ()
         self.partners: tuple[int, ...] = ()
@@ -60,7 +70,7 @@ class FiveHundredState(GameState):
         self.discards = 0
         self.to_discard = 0
         self.suitless = self.forced_joker = False
-        self.eff = self.smask = self.value = None
+        self.eff = self.smask = self.value = ()
         self.next_active: list[int] = []
         self.nactive = self.n
         self.trick: list[tuple[int, int]] = []
@@ -82,10 +92,10 @@ class FiveHundredState(GameState):
     def start_contract(self) -> None:
         g = self.game
         self.seen = (1 << self.n) - 1  # everyone plays with open eyes from here on (R-5.7.1, §13)
-        self.bid = g.bid_of[self.high]
+        bid = self.bid = cast(Bid, g.bid_of[self.high])  # high >= 1: a bid, not the None of id 0
         c = self.contractor = self.high_seat
         self.turn = c
-        if self.n == 5 and not self.bid.misere:
+        if self.n == 5 and not bid.misere:
             self.stage = PARTNERS
             self.members = (c,)
             return
@@ -94,7 +104,7 @@ class FiveHundredState(GameState):
         self._exchange()
 
     def _exchange(self) -> None:
-        if self.bid.sans_kitty:  # the kitty stays face down
+        if cast(Bid, self.bid).sans_kitty:  # after the auction: the contract is set  #: the kitty stays face down
             self._after_exchange()
             return
         self.hands[self.contractor] |= self.kitty
@@ -102,14 +112,14 @@ class FiveHundredState(GameState):
         self.stage = DISCARD
 
     def _after_exchange(self) -> None:
-        if self.bid.strain == NT and self.hands[self.contractor] & self.jk_bit:
+        if cast(Bid, self.bid).strain == NT and self.hands[self.contractor] & self.jk_bit:
             self.stage = NOMINATE
             return
         self._start_play()
 
     def _start_play(self) -> None:
         g = self.game
-        bid = self.bid
+        bid = cast(Bid, self.bid)
         ctx = g.pack.contexts[context_index(bid.strain, self.nominated if self.nominated >= 0 else None)]
         self.eff, self.smask, self.value = ctx.eff, ctx.mask, ctx.value
         self.suitless = bid.strain == NT and self.nominated < 0
@@ -134,7 +144,7 @@ class FiveHundredState(GameState):
         self.tricks_won_by_seat[w] += 1
         self.tricks.append((self.leader, tuple(self.trick), w, self.led))
         self.trick = []
-        bid = self.bid
+        bid: Bid = self.bid  # type: ignore[assignment]  # set before the play (the play path: no cast)
         if bid.misere:
             if w == self.contractor:  # the misère has failed, stop at once
                 self._score(early=True)
@@ -149,7 +159,7 @@ class FiveHundredState(GameState):
     # -- end of a hand (§8, §9) ------------------------------------------------------------------
     def _score(self, early: bool) -> None:
         g = self.game
-        bid = self.bid
+        bid = cast(Bid, self.bid)
         changes, made = hand_changes(bid, self.contractor, self.members, self.tricks_won_by_seat, g.sides,
                                      self.total, g.cap)
         self.total = [t + d for t, d in zip(self.total, changes)]

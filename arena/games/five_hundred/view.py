@@ -9,9 +9,9 @@ The phases are named here (the state moves through them; the observation shows t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from arena.games.five_hundred.actions import NT
+from arena.games.five_hundred.actions import NT, Bid
 from arena.games.five_hundred.cards import SUITS
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def observation(st: "FiveHundredState", seat: int) -> dict[str, Any]:
     playing = stage == PLAY and not st.over
     high = None
     if st.high:
-        high = {"bid": g.bid_of[st.high].text, "seat": st.high_seat}
+        high = {"bid": cast(Bid, g.bid_of[st.high]).text, "seat": st.high_seat}  # id >= 1: a bid
     obs: dict[str, Any] = {
         "game": g.name,
         "seat": seat,
