@@ -32,12 +32,14 @@ import random
 import subprocess
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, NoReturn, Sequence, Union
 
 from arena.errors import IllegalActionError, OptionError, RecordError
 from arena.games.base import (HAND_RESULT_KEYS, OBSERVATION_KEYS, RECORD_FORMAT, RESULT_KEYS, Game, GameState,
                               MatchEnd)
 from arena.testing.cards import CardNames
+
+GameLike = Union[type[Game], str, "_Spec"]  # a Game subclass or a registered game's name
 
 IN_PROCESS = ("actions", "illegal", "clones", "hidden", "vocabulary", "records")
 CHECKS = IN_PROCESS + ("hash_seeds", "options")
@@ -95,7 +97,7 @@ def parametrize(registry: Any = None, argname: str = "case"):
     return pytest.mark.parametrize(argname, found, ids=[str(case) for case in found])
 
 
-def check_game(game: type[Game] | str, *, players: int | None = None, checks: Iterable[str] | None = None,
+def check_game(game: GameLike, *, players: int | None = None, checks: Iterable[str] | None = None,
                decisions: int | None = None, seed: int = 0, options: Mapping[str, Any] | None = None,
                registry: Any = None, not_card_keys: Iterable[str] = ()) -> None:
     """Run the checks on a game (a Game subclass or a registered name); raise ConformanceError.
@@ -124,12 +126,12 @@ def check_game(game: type[Game] | str, *, players: int | None = None, checks: It
         check_options(spec, players=counts, options=base, seed=seed, not_card_keys=not_card_keys)
 
 
-def check(game: type[Game] | str, name: str, **kwargs: Any) -> None:
+def check(game: GameLike, name: str, **kwargs: Any) -> None:
     """One check of :func:`check_game` (for a test per check)."""
     check_game(game, checks=[name], **kwargs)
 
 
-def run_checks(game: type[Game] | str, players: int, *, checks: Iterable[str] = IN_PROCESS,
+def run_checks(game: GameLike, players: int, *, checks: Iterable[str] = IN_PROCESS,
                decisions: int | None = None, seed: int = 0, options: Mapping[str, Any] | None = None,
                registry: Any = None, not_card_keys: Iterable[str] = ()) -> dict[str, ConformanceError | None]:
     """One pass of random playouts running the in-process ``checks`` side by side: each check's
@@ -233,17 +235,17 @@ class Playouts:
         self.not_card_keys = EARLIER_DEAL_KEYS + tuple(not_card_keys)
         self.collect = collect
         self.failures: dict[str, ConformanceError] = {}
-        self.game: Game | None = game  # (made from the options if not given)
-        self.state: GameState | None = None
+        self._game: Game | None = game  # (made from the options if not given)
+        self._state: GameState | None = None
         self.match: int | None = None
-        self.names: CardNames | None = None
+        self._names: CardNames | None = None
         self._observations: dict[int, dict[str, Any]] = {}
         self.abandoned = False
 
     # -- failing, with where ----------------------------------------------------------------
-    def fail(self, check: str, what: str, *, at_decision: bool = True, **extra: Any) -> None:
+    def fail(self, check: str, what: str, *, at_decision: bool = True, **extra: Any) -> NoReturn:
         where: dict[str, Any] = {}
-        state = self.state
+        state = self._state
         options = {k: v for k, v in self.options.items() if k != "players"}
         place = f"match {self.match} (seed {self.match_seed(self.match)!r})" if self.match is not None else ""
         if at_decision and state is not None and state.deals:
@@ -256,6 +258,22 @@ class Playouts:
                    f" options={options}, seed={self.seed!r}" + (f", {place}" if place else "") + f": {what}")
         raise ConformanceError(message, check=check, game=self.spec.cls.name, players=self.players,
                                options=options, seed=self.seed, match=self.match, **where)
+
+    @property
+    def state(self) -> GameState:
+        """The match being played."""
+        assert self._state is not None
+        return self._state
+
+    @property
+    def game(self) -> Game:
+        assert self._game is not None
+        return self._game
+
+    @property
+    def names(self) -> CardNames:
+        assert self._names is not None
+        return self._names
 
     def match_seed(self, match: int) -> str:
         """The seed of match ``match``: of its deals (``new_match(seed=...)``) and of its random player."""
@@ -287,21 +305,21 @@ class Playouts:
 
     def play(self, match: int, budget: int) -> int:
         self.match = match
-        self.state = None
-        game = self.game
+        self._state = None
+        game = self._game
         if game is None:  # made once: some games precompute tables
             try:
-                game = self.game = self.spec.make(self.options)
+                game = self._game = self.spec.make(self.options)
             except OptionError:
                 raise
             except Exception as exc:
                 self.fail("actions", f"the game cannot be made with these options: {exc!r}", at_decision=False)
         if match == 0:
             self.guard("actions", self.check_action_table, game)
-        state = self.state = game.new_match(seed=self.match_seed(match))
+        state = self._state = game.new_match(seed=self.match_seed(match))
         if not state.deals:
             self.fail("actions", "new_match() dealt nothing: there is no deal in state.deals", at_decision=False)
-        self.names = CardNames([card for deal in state.deals for card in deal["deck"]],
+        self._names = CardNames([card for deal in state.deals for card in deal["deck"]],
                                [game.action_string(i) for i in range(game.num_actions)], self.not_card_keys)
         rng = random.Random(self.match_seed(match))  # the random player: its choices alone
         aux = random.Random(self.match_seed(match) + "/checks")  # the checks' own choices
@@ -717,7 +735,7 @@ def option_values(option: Any) -> list[Any]:
     return values
 
 
-def check_options(game: type[Game] | str, *, players: Sequence[int] | None = None, options: Mapping[str, Any] | None = None,
+def check_options(game: GameLike, *, players: Sequence[int] | None = None, options: Mapping[str, Any] | None = None,
                   seed: int = 0, decisions: int = OPTION_DECISIONS, checks: Sequence[str] = IN_PROCESS,
                   registry: Any = None, not_card_keys: Iterable[str] = ()) -> None:
     """Play one match per option value, with the other options at their defaults."""
@@ -765,7 +783,7 @@ def check_options(game: type[Game] | str, *, players: Sequence[int] | None = Non
 
 # -- hash seeds ---------------------------------------------------------------------------------
 
-def random_records(game: type[Game] | str, players: int, options: Mapping[str, Any] | None = None, seed: Any = 0,
+def random_records(game: GameLike, players: int, options: Mapping[str, Any] | None = None, seed: Any = 0,
                    matches: int = 3, decisions: int = 300, registry: Any = None) -> list[dict[str, Any]]:
     """The records of ``matches`` seeded random matches (each cut after ``decisions`` decisions)."""
     spec = _Spec.of(game, registry)
@@ -807,7 +825,7 @@ def outputs_under_hash_seeds(code: str, args: Sequence[str], hash_seeds: Sequenc
     return outputs
 
 
-def check_hash_seeds(game: type[Game] | str, *, players: int, options: Mapping[str, Any] | None = None, seed: int = 0,
+def check_hash_seeds(game: GameLike, *, players: int, options: Mapping[str, Any] | None = None, seed: int = 0,
                      matches: int = 3, decisions: int = 300, hash_seeds: Sequence[str] = HASH_SEEDS,
                      registry: Any = None) -> None:
     """The same seeded random matches give the same records in processes with other hash seeds."""

@@ -69,7 +69,7 @@ def playthrough(game_name: str, players: int, registry: Any = None) -> dict[str,
     seed = f"golden/{game_name}-{players}"
     state = game.new_match(seed=seed)
     rng = random.Random(seed)
-    decisions = []
+    decisions: list[dict[str, Any]] = []
     while not state.is_over() and len(decisions) < limit:
         seat = state.current_player()
         action = rng.choice(sorted(state.legal_actions()))  # by string: ids may be renumbered
@@ -207,6 +207,7 @@ def check_directory(directory: str | Path, registry: Any = None) -> list[str]:
     present = {path.name for path in directory.glob("*.json") if _NAME.match(path.name)}
     for name in sorted(present - set(wanted)):
         match = _NAME.match(name)
+        assert match is not None
         problems.append(f"{directory / name}: no registered game {match['game']!r} plays with {match['players']}"
                         " players (a stale golden file)")
     for name, case in sorted(wanted.items()):
