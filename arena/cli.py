@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import re
 import sys
 from typing import Any, Sequence
 
@@ -32,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_one_command(prog: str, command: str, add_parser: Any, argv: Sequence[str] | None = None) -> int:
     """One ``arena`` command run on its own (``python -m arena.bench``, ``python -m arena.players.serve``):
     ``add_parser(subparsers)`` adds it, as it does to the ``arena`` command's parser."""
-    parser = argparse.ArgumentParser(prog=prog)
+    parser = ArenaParser(prog=prog)
     add_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args([command, *(sys.argv[1:] if argv is None else argv)])
     try:
@@ -43,7 +45,9 @@ def run_one_command(prog: str, command: str, add_parser: Any, argv: Sequence[str
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arena", description="Trick Arena: bot tournaments for trick-taking card games.")
+    parser = ArenaParser(prog="arena", description="Trick Arena: bot tournaments for trick-taking card games.",
+                         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("games", help="list the installed games with their player counts and options")
@@ -56,8 +60,18 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play one match and print a hand-by-hand account")
     p.add_argument("game", help="an installed game (see `arena games`)")
-    p.add_argument("--seats", required=True, help="comma-separated bot names, one per seat, seat 0 first")
-    p.add_argument("--seed", default="0", help="the seed of the deals (default 0)")
+    p.add_argument("--seats", required=True, metavar="SEAT,SEAT,...",
+                   help="one per seat, seat 0 first, separated by commas; each an installed bot (see `arena bots`), "
+                        "grpc://HOST:PORT (grpcs:// for TLS) of a running bot server, or cmd:COMMAND for the arena "
+                        "to launch (see docs/grpc-bots.md); the number of seats chooses the game's player count "
+                        "unless --option players=N is given")
+    p.add_argument("--seed", default="0", type=_seed,
+                   help="the seed of the deals: an integer (default 0); the same seed gives the same deals")
+    p.add_argument("--name", action="append", default=[], metavar="SEAT=NAME",
+                   help="the name of seat SEAT (0, 1, ...) in the account and the record (default: its --seats entry; repeatable)")
+    p.add_argument("--setting", action="append", default=[], metavar="SEAT.KEY=VALUE",
+                   help="a setting given to the bot of seat SEAT, as a tournament file's settings: VALUE is read "
+                        "as a TOML value (3, 0.5, true, \"text\") or else as text (repeatable)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (repeatable)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     p.add_argument("--isolation", choices=("inprocess", "process"), default="inprocess",
@@ -151,11 +165,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     from arena.referee import FaultPolicy, Referee, TimeControl
 
     registry = get_registry()
-    game = registry.game(args.game, parse_assignments(args.option))
-    names = [name.strip() for name in args.seats.split(",")]
-    if len(names) != game.players:
-        raise ArenaError(f"--seats names {len(names)} bots but {game.title} with players={game.players} needs {game.players}")
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    options = parse_assignments(args.option)
+    bots = [name.strip() for name in args.seats.split(",")]
+    game = _game_for_seats(registry, args.game, options, len(bots))
+    names = _seat_names(bots, args.name)
+    settings = _seat_settings(len(bots), args.setting)
+    seed = args.seed
     policy_data: dict[str, Any] = {kind: args.on_fault for kind in ("illegal", "malformed", "timeout", "crash")}
     policy_data.update(parse_assignments(args.fault))
     policy_data["max_faults"] = args.max_faults
@@ -164,7 +179,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     hosts = []
     try:
         for seat, name in enumerate(names):
-            hosts.append(make_host(registry, name, game=game.name, seed=_seat_seed(seed, seat), isolation=args.isolation))
+            hosts.append(make_host(registry, bots[seat], game=game.name, seed=_seat_seed(seed, seat),
+                                   isolation=args.isolation, settings=settings[seat]))
         result = Referee(game, hosts, names, seed=seed, time_control=time_control, policy=policy).play()
     finally:
         for host in hosts:
@@ -181,6 +197,65 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.record and not args.quiet:
         print(f"record written to {args.record}")
     return 0
+
+
+def _seed(text: str) -> int:
+    """``--seed``: an integer (argparse reports anything else as an invalid value)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer (the seed of the deals, e.g. 7)") from None
+
+
+def _game_for_seats(registry: Any, game_name: str, options: dict[str, str], seats: int) -> Any:
+    """The game for ``seats`` seats: without ``--option players=N``, a player count the game supports
+    is taken from the number of seats."""
+    if "players" not in options:
+        counts = registry.game(game_name, options).describe()["players"]
+        if seats in counts:
+            options = {**options, "players": str(seats)}
+    game = registry.game(game_name, options)
+    if seats != game.players:
+        counts = [str(n) for n in game.describe()["players"]]
+        why = (f"with --option players={game.players} needs {game.players}" if "players" in options
+               else f"is played by {', '.join(counts[:-1]) + ' or ' if len(counts) > 1 else ''}{counts[-1]} players")
+        raise ArenaError(f"--seats names {seats} seats, but {game.title} {why}")
+    return game
+
+
+def _seat_index(text: str, seats: int, flag: str, item: str) -> int:
+    if not text.strip().isdigit() or int(text) >= seats:
+        raise ArenaError(f"{flag} {item!r}: {text.strip()!r} is not a seat (the seats are 0 to {seats - 1})")
+    return int(text)
+
+
+def _seat_names(bots: list[str], items: list[str]) -> list[str]:
+    """Each seat's name (``--name SEAT=NAME``), by default its ``--seats`` entry."""
+    names = list(bots)
+    for item in items:
+        seat, sep, name = item.partition("=")
+        if not sep or not name.strip():
+            raise ArenaError(f"--name {item!r} is not of the form SEAT=NAME (e.g. --name 0=alice)")
+        names[_seat_index(seat, len(bots), "--name", item)] = name.strip()
+    return names
+
+
+def _seat_settings(seats: int, items: list[str]) -> list[dict[str, Any]]:
+    """Each seat's bot settings (``--setting SEAT.KEY=VALUE``); a VALUE that TOML reads is typed."""
+    import tomllib
+
+    settings: list[dict[str, Any]] = [{} for _ in range(seats)]
+    for item in items:
+        target, sep, text = item.partition("=")
+        seat, dot, key = target.partition(".")
+        if not sep or not dot or not key.strip():
+            raise ArenaError(f"--setting {item!r} is not of the form SEAT.KEY=VALUE (e.g. --setting 1.depth=3)")
+        try:
+            value: Any = tomllib.loads(f"v = {text.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = text.strip()
+        settings[_seat_index(seat, seats, "--setting", item)][key.strip()] = value
+    return settings
 
 
 def _seat_seed(seed: Any, seat: int) -> int:
@@ -286,6 +361,59 @@ def cmd_verify(args: argparse.Namespace) -> int:
           f"{'' if summary['over'] else ' (game not finished)'}")
     print("ok: the record replays")
     return 0
+
+
+# -- the parser ---------------------------------------------------------------------------------
+
+EXIT_CODES = """exit codes:
+  0    done (for verify: the record replays)
+  1    verify: the record does not replay (the error says where and why)
+  2    a usage error (a misspelt command or option, a bad value) or an error the arena reports
+       (a missing file, an unknown game or bot, a malformed tournament file)
+  130  interrupted (Ctrl-C)"""
+
+
+def version() -> str:
+    """The installed package's version (its metadata), or why there is none."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("trick-arena")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run pip install -e . in the checkout)"
+
+
+class ArenaParser(argparse.ArgumentParser):
+    """argparse with "did you mean" for a misspelt subcommand, choice or option (Python 3.11's
+    argparse has none), and an unknown option reported by the subcommand it was given to."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        # A subcommand's parser reports what it does not know itself, with its own usage (argparse
+        # would pass it up to the top level's, which names no option of the subcommand).
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}" + self._suggest_options(extras))
+        return parsed, extras
+
+    def _suggest_options(self, extras: list[str]) -> str:
+        known = [option for action in self._actions for option in action.option_strings]
+        hints = []
+        for extra in extras:
+            given = extra.split("=", 1)[0]
+            if given.startswith("-"):
+                close = difflib.get_close_matches(given, known, n=1, cutoff=0.6)
+                if close:
+                    hints.append(f"{given}: did you mean {close[0]}?")
+        return ("; " + "; ".join(hints)) if hints else ""
+
+    def error(self, message: str):  # type: ignore[override]
+        match = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if match:
+            choices = re.findall(r"'([^']*)'", match.group(2))
+            close = difflib.get_close_matches(match.group(1), choices, n=1, cutoff=0.5)
+            if close:
+                message += f"; did you mean {close[0]!r}?"
+        super().error(message)
 
 
 if __name__ == "__main__":
