@@ -29,7 +29,7 @@ def make_executor(kind: str, workers: int, ray_address: str | None = None):
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise ArenaError("the Ray executor needs Ray, an optional extra: pip install 'trick-arena[ray]'") from None
+            raise ArenaError("the Ray executor needs Ray, an optional extra: pip install -e '.[ray]' in the arena's checkout") from None
         from arena.tournaments.ray_executor import RayExecutor
 
         return RayExecutor(workers, ray_address)
