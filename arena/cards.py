@@ -1,4 +1,4 @@
-"""The shared card notation of ``shared/rules/README.md``: rank then suit, ``10`` for ten, ``JK``.
+"""The card notation of docs/game-interface.md (Notation): rank then suit, ``10`` for ten, ``JK``.
 
 Engines use integers inside; this module is only for the edges (parsing and printing tokens).
 """

@@ -1,4 +1,4 @@
-"""Game records: load, check and replay them (the format is fixed by shared/rules/README.md).
+"""Game records: load, check and replay them (the format: docs/game-interface.md, Records).
 
 Replaying recomputes everything from the decks and the actions; results carried in a record are
 compared with the recomputed ones, never trusted.
