@@ -250,10 +250,12 @@ def _seat_settings(seats: int, items: list[str]) -> list[dict[str, Any]]:
         seat, dot, key = target.partition(".")
         if not sep or not dot or not key.strip():
             raise ArenaError(f"--setting {item!r} is not of the form SEAT.KEY=VALUE (e.g. --setting 1.depth=3)")
-        try:
-            value: Any = tomllib.loads(f"v = {text.strip()}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = text.strip()
+        value: Any = text.strip()
+        if "\n" not in value and "\r" not in value:  # one TOML value, never further keys
+            try:
+                value = tomllib.loads(f"v = {value}")["v"]
+            except tomllib.TOMLDecodeError:
+                pass
         settings[_seat_index(seat, seats, "--setting", item)][key.strip()] = value
     return settings
 

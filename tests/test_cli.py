@@ -193,3 +193,12 @@ def test_bot_settings_reach_the_bot():
 def test_bad_seat_names_and_settings_say_what_is_wrong(flag, value, message):
     done = arena("play", "five_hundred", "--seats", "random,random,random,random", flag, value, check=False)
     assert done.returncode == 2 and message in done.stderr
+
+
+def test_a_setting_s_value_is_a_toml_value_or_else_text():
+    from arena.cli import _seat_settings
+
+    settings = _seat_settings(2, ["0.depth=3", "0.greedy=true", "0.style=cautious play", '1.name="x"',
+                                  "1.weights=[1, 2]", "1.sneaky=1\nother=2", "0.rate=0.5"])
+    assert settings == [{"depth": 3, "greedy": True, "style": "cautious play", "rate": 0.5},
+                        {"name": "x", "weights": [1, 2], "sneaky": "1\nother=2"}]  # one value, never more keys
