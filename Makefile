@@ -1,21 +1,33 @@
 # The two commands of the README's quickstart; each sets itself up (a virtual environment, the install).
+# `make tournament` installs only the runtime (`pip install -e .`); `make test` adds the test extra
+# (pytest, Playwright, grpcio-tools, Ray). Each install has a stamp file of its own, so that changing
+# pyproject.toml reinstalls, and `make test` after `make tournament` installs only the extra.
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: tournament test install clean
+.PHONY: tournament test install install-test clean
 
 tournament: install  ## the main job: a tournament of the bundled bots, then its results board
 	$(BIN)/arena run tournaments/five_hundred.toml --html results/five_hundred.html
 
-test: install  ## the whole test suite
+test: install-test  ## the whole test suite
 	$(BIN)/pytest
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+install-test: $(VENV)/.installed-test
+
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[test]'
 	touch $@
 
 clean:

@@ -80,9 +80,20 @@ def text(data: dict[str, Any]) -> str:
         lines.append("head to head (row's wins-draws-losses against the column)")
         grid = [[""] + bots]
         for a in bots:
-            grid.append([a] + ["" if a == b else "-".join(map(str, data["head_to_head"].get(f"{a} vs {b}", [0, 0, 0]))) for b in bots])
+            grid.append([a] + ["" if a == b else _met(data, a, b, never="-") for b in bots])
         lines += _columns(grid)
     return "\n".join(lines)
+
+
+def _met(data: dict[str, Any], a: str, b: str, never: str) -> str:
+    """A head-to-head cell: a's wins-draws-losses against b, or ``never`` when they never met."""
+    wdl = data["head_to_head"].get(f"{a} vs {b}")
+    return never if wdl is None or sum(wdl) == 0 else "-".join(map(str, wdl))
+
+
+def _range(low: float, high: float) -> str:
+    """An interval for the page, readable with negative ends: "−684.5 to −601.0" (a real minus)."""
+    return f"{low:+.1f} to {high:+.1f}".replace("-", "\u2212")
 
 
 def _columns(rows: list[list[str]]) -> list[str]:
@@ -95,8 +106,8 @@ def json_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return data["bots"]
 
 
-def rating_plot_svg(data: dict[str, Any]) -> str:
-    """Each bot's TrueSkill mu after every match, as an inline SVG drawn by matplotlib."""
+def rating_figure(data: dict[str, Any]) -> Any:
+    """Each bot's TrueSkill mu after every match: a matplotlib figure (the caller closes it)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -112,8 +123,17 @@ def rating_plot_svg(data: dict[str, Any]) -> str:
     axes.set_xlabel("matches rated (schedule order)")
     axes.set_ylabel("TrueSkill mu")
     axes.set_title("Rating over the tournament")
-    axes.legend(loc="best")
+    # beside the axes, never over the lines (bbox_inches="tight" keeps it in the picture)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, frameon=False)
     axes.grid(alpha=0.3)
+    return figure
+
+
+def rating_plot_svg(data: dict[str, Any]) -> str:
+    """The rating figure as an inline SVG."""
+    from matplotlib import pyplot
+
+    figure = rating_figure(data)
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", bbox_inches="tight")
     pyplot.close(figure)
@@ -130,8 +150,8 @@ def html_page(data: dict[str, Any]) -> str:
     body_rows = []
     for place, row in enumerate(data["bots"], 1):
         win = "-" if row["win_rate"] is None else f"{row['win_rate']:.1%} ({row['win_rate_ci'][0]:.1%} – {row['win_rate_ci'][1]:.1%})"
-        margin = "-" if row["margin"] is None else f"{row['margin']:+.1f}" + (
-            f" ({row['margin_ci'][0]:+.1f} – {row['margin_ci'][1]:+.1f})" if row["margin_ci"] else "")
+        margin = "-" if row["margin"] is None else f"{row['margin']:+.1f}".replace("-", "\u2212") + (
+            f" ({_range(*row['margin_ci'])})" if row["margin_ci"] else "")
         faults = ", ".join(f"{k} {v}" for k, v in row["faults"].items()) or "0"
         cells = [place, row["bot"], f"{row['score']:.2f}", f"{row['mu']:.2f}", f"{row['sigma']:.2f}", row["matches"],
                  row["wins"], row["draws"], row["losses"], win, margin, faults,
@@ -140,7 +160,7 @@ def html_page(data: dict[str, Any]) -> str:
     bots = [row["bot"] for row in data["bots"]]
     h2h = ["<tr><th></th>" + "".join(f"<th>{e(b)}</th>" for b in bots) + "</tr>"]
     for a in bots:
-        cells = ["" if a == b else "-".join(map(str, data["head_to_head"].get(f"{a} vs {b}", [0, 0, 0]))) for b in bots]
+        cells = ["" if a == b else _met(data, a, b, never="–") for b in bots]
         h2h.append(f"<tr><th>{e(a)}</th>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
     plot = rating_plot_svg(data) if data["history"] else "<p>No finished matches yet.</p>"
     return f"""<!DOCTYPE html>
@@ -150,7 +170,8 @@ def html_page(data: dict[str, Any]) -> str:
 body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
 table {{ border-collapse: collapse; margin: 1em 0; }}
 th, td {{ border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; }}
-th {{ background: #f3f3f3; }} td:nth-child(2) {{ text-align: left; font-weight: 600; }}
+th {{ background: #f3f3f3; }} #head-to-head th {{ text-align: left; }}
+#board td:nth-child(2) {{ text-align: left; font-weight: 600; }}
 </style></head>
 <body>
 <h1>{e(str(data['tournament']))}</h1>

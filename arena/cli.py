@@ -32,9 +32,17 @@ def _add_play(p: argparse.ArgumentParser, registry: Any) -> None:
     from arena.players.seats import describe_seats
 
     p.add_argument("game", help="an installed game (see `arena games`)")
-    p.add_argument("--seats", required=True,
-                   help=f"comma-separated seats, seat 0 first; each is {describe_seats(registry)}")
-    p.add_argument("--seed", default="0", help="the seed of the deals (default 0)")
+    p.add_argument("--seats", required=True, metavar="SEAT,SEAT,...",
+                   help=f"one per seat, seat 0 first, separated by commas; each is {describe_seats(registry)} "
+                        "(see docs/grpc-bots.md); the number of seats chooses the game's player count "
+                        "unless --option players=N is given")
+    p.add_argument("--seed", default="0", type=_seed,
+                   help="the seed of the deals: an integer (default 0); the same seed gives the same deals")
+    p.add_argument("--name", action="append", default=[], metavar="SEAT=NAME",
+                   help="the name of seat SEAT (0, 1, ...) in the account and the record (default: its --seats entry; repeatable)")
+    p.add_argument("--setting", action="append", default=[], metavar="SEAT.KEY=VALUE",
+                   help="a setting given to the bot of seat SEAT, as a tournament file's settings: VALUE is read "
+                        "as a TOML value (3, 0.5, true, \"text\") or else as text (repeatable)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (repeatable)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     p.add_argument("--isolation", choices=tuple(registry.isolations), default="inprocess",
@@ -134,15 +142,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     from arena.referee import FaultPolicy, TimeControl
 
     registry = get_registry()
-    game = registry.game(args.game, parse_assignments(args.option))
-    names = [name.strip() for name in args.seats.split(",")]
-    if len(names) != game.players:
-        raise ArenaError(f"--seats names {len(names)} bots but {game.title} with players={game.players} needs {game.players}")
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    bots = [name.strip() for name in args.seats.split(",")]
+    game = _game_for_seats(registry, args.game, parse_assignments(args.option), len(bots))
+    names = _seat_names(bots, args.name)
+    settings = _seat_settings(len(bots), args.setting)
+    seed = args.seed
     policy_data: dict[str, Any] = {kind.value: args.on_fault for kind in FaultKind}
     policy_data.update(parse_assignments(args.fault))
     policy_data["max_faults"] = args.max_faults
-    spec = MatchSpec.single(game.name, names, seed=seed, options=game.options,
+    spec = MatchSpec.single(game.name, bots, seed=seed, options=game.options, names=names, settings=settings,
                             time_control=TimeControl(args.per_decision, args.bank, args.increment),
                             policy=FaultPolicy.from_dict(policy_data), isolation=args.isolation)
     result = play_match(spec, registry)
@@ -158,6 +166,67 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.record and not args.quiet:
         print(f"record written to {args.record}")
     return 0
+
+
+def _seed(text: str) -> int:
+    """``--seed``: an integer (argparse reports anything else as an invalid value)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer (the seed of the deals, e.g. 7)") from None
+
+
+def _game_for_seats(registry: Any, game_name: str, options: dict[str, str], seats: int) -> Any:
+    """The game for ``seats`` seats: without ``--option players=N``, a player count the game supports
+    is taken from the number of seats."""
+    if "players" not in options:
+        counts = registry.game(game_name, options).describe()["players"]
+        if seats in counts:
+            options = {**options, "players": str(seats)}
+    game = registry.game(game_name, options)
+    if seats != game.players:
+        counts = [str(n) for n in game.describe()["players"]]
+        why = (f"with --option players={game.players} needs {game.players}" if "players" in options
+               else f"is played by {', '.join(counts[:-1]) + ' or ' if len(counts) > 1 else ''}{counts[-1]} players")
+        raise ArenaError(f"--seats names {seats} seats, but {game.title} {why}")
+    return game
+
+
+def _seat_index(text: str, seats: int, flag: str, item: str) -> int:
+    if not text.strip().isdigit() or int(text) >= seats:
+        raise ArenaError(f"{flag} {item!r}: {text.strip()!r} is not a seat (the seats are 0 to {seats - 1})")
+    return int(text)
+
+
+def _seat_names(bots: list[str], items: list[str]) -> list[str]:
+    """Each seat's name (``--name SEAT=NAME``), by default its ``--seats`` entry."""
+    names = list(bots)
+    for item in items:
+        seat, sep, name = item.partition("=")
+        if not sep or not name.strip():
+            raise ArenaError(f"--name {item!r} is not of the form SEAT=NAME (e.g. --name 0=alice)")
+        names[_seat_index(seat, len(bots), "--name", item)] = name.strip()
+    return names
+
+
+def _seat_settings(seats: int, items: list[str]) -> list[dict[str, Any]]:
+    """Each seat's bot settings (``--setting SEAT.KEY=VALUE``); a VALUE that TOML reads is typed."""
+    import tomllib
+
+    settings: list[dict[str, Any]] = [{} for _ in range(seats)]
+    for item in items:
+        target, sep, text = item.partition("=")
+        seat, dot, key = target.partition(".")
+        if not sep or not dot or not key.strip():
+            raise ArenaError(f"--setting {item!r} is not of the form SEAT.KEY=VALUE (e.g. --setting 1.depth=3)")
+        value: Any = text.strip()
+        if "\n" not in value and "\r" not in value:  # one TOML value, never further keys
+            try:
+                value = tomllib.loads(f"v = {value}")["v"]
+            except tomllib.TOMLDecodeError:
+                pass
+        settings[_seat_index(seat, seats, "--setting", item)][key.strip()] = value
+    return settings
 
 
 def _print_result(game: Any, result: dict[str, Any]) -> None:

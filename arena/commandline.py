@@ -8,6 +8,8 @@ point. This module builds the parser from them and turns errors into one line an
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -36,7 +38,9 @@ class Command:
 
 
 def build_parser(registry: "Registry") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arena", description="Trick Arena: bot tournaments for trick-taking card games.")
+    parser = ArenaParser(prog="arena", description="Trick Arena: bot tournaments for trick-taking card games.",
+                         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in sorted(registry.commands.values(), key=lambda c: c.name):
         add_command(sub, command, registry)
@@ -68,7 +72,7 @@ def run_one_command(prog: str, name: str, argv: Sequence[str] | None = None) -> 
     from arena.plugins import get_registry
 
     registry = get_registry()
-    parser = argparse.ArgumentParser(prog=prog)
+    parser = ArenaParser(prog=prog)
     add_command(parser.add_subparsers(dest="command"), registry.commands[name], registry)
     args = parser.parse_args([name, *(sys.argv[1:] if argv is None else argv)])
     return _run(args, f"arena {name}")
@@ -86,3 +90,54 @@ def _run(args: argparse.Namespace, who: str) -> int:
     except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of ours
         sys.stderr.close()
         return EXIT_OK
+
+
+EXIT_CODES = """exit codes:
+  0    done (for verify: the record replays)
+  1    verify: the record does not replay (the error says where and why)
+  2    a usage error (a misspelt command or option, a bad value) or an error the arena reports
+       (a missing file, an unknown game or bot, a malformed tournament file)
+  130  interrupted (Ctrl-C)"""
+
+
+def version() -> str:
+    """The installed package's version (its metadata), or why there is none."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("trick-arena")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run pip install -e . in the checkout)"
+
+
+class ArenaParser(argparse.ArgumentParser):
+    """argparse with "did you mean" for a misspelt subcommand, choice or option (Python 3.11's
+    argparse has none), and an unknown option reported by the subcommand it was given to."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        # A subcommand's parser reports what it does not know itself, with its own usage (argparse
+        # would pass it up to the top level's, which names no option of the subcommand).
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}" + self._suggest_options(extras))
+        return parsed, extras
+
+    def _suggest_options(self, extras: list[str]) -> str:
+        known = [option for action in self._actions for option in action.option_strings]
+        hints = []
+        for extra in extras:
+            given = extra.split("=", 1)[0]
+            if given.startswith("-"):
+                close = difflib.get_close_matches(given, known, n=1, cutoff=0.6)
+                if close:
+                    hints.append(f"{given}: did you mean {close[0]}?")
+        return ("; " + "; ".join(hints)) if hints else ""
+
+    def error(self, message: str):  # type: ignore[override]
+        match = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if match:
+            choices = re.findall(r"'([^']*)'", match.group(2))
+            close = difflib.get_close_matches(match.group(1), choices, n=1, cutoff=0.5)
+            if close:
+                message += f"; did you mean {close[0]!r}?"
+        super().error(message)

@@ -108,6 +108,7 @@ def statistics_of(matches: list[tuple[dict[str, Any], dict[str, Any]]], bots: li
     stats = {bot: BotStats(bot) for bot in bots}
     head: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # (a, b) -> a's W, D, L vs b
     margins: dict[tuple[int, tuple[str, ...]], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    penalty = forfeit_penalty(matches)
     for spec, result in matches:
         places = match_places(spec, result)
         seats = spec["seats"]
@@ -131,15 +132,52 @@ def statistics_of(matches: list[tuple[dict[str, Any], dict[str, Any]]], bots: li
             stats[seats[seat]].think_total += times["total"]
             stats[seats[seat]].decisions += times["decisions"]
         # the duplicate comparison: a side's score minus the mean of the other sides', per deal set
-        scores = result["scores"]
         lineup = spec["lineup"]
         k = len(lineup)
         if k >= 2:
-            for side, score in enumerate(scores):
-                others = [scores[o] for o in range(k) if o != side]
+            for side, margin in enumerate(duplicate_margins(spec, result, penalty)):
                 bot = lineup[(side + spec["rotation"]) % k]
-                margins[(spec["deal_set"], tuple(lineup))][bot].append(score - statistics.fmean(others))
+                margins[(spec["deal_set"], tuple(lineup))][bot].append(margin)
     for per_bot in margins.values():
         for bot, values in per_bot.items():
             stats[bot].margins.append(statistics.fmean(values))
     return stats, dict(head)
+
+
+def _margins(scores: list[float]) -> list[float]:
+    """Each side's score minus the mean of the other sides' scores."""
+    return [score - statistics.fmean(scores[:side] + scores[side + 1:]) for side, score in enumerate(scores)]
+
+
+def forfeited_side(spec: dict[str, Any], result: dict[str, Any]) -> int | None:
+    """The side that forfeited the match (None when it did not end by a forfeit)."""
+    termination = result.get("termination") or {}
+    if termination.get("how") != "forfeit":
+        return None
+    bot = spec["seats"][termination["seat"]]
+    k = len(spec["lineup"])
+    sides = [side for side in range(k) if spec["lineup"][(side + spec["rotation"]) % k] == bot]
+    # one bot may hold several sides (fewer bots than sides): the forfeiting one is ranked last
+    return max(sides, key=lambda side: result["ranking"][side]) if sides else None
+
+
+def forfeit_penalty(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]]) -> float:
+    """What a forfeit costs in the duplicate margin: the largest margin by which any side lost a
+    match of the tournament that did not end by a forfeit (0 while there is none)."""
+    worst = 0.0
+    for spec, result in matches:
+        if len(result["scores"]) >= 2 and forfeited_side(spec, result) is None:
+            worst = max([worst, *(-m for m in _margins(list(result["scores"])))])
+    return worst
+
+
+def duplicate_margins(spec: dict[str, Any], result: dict[str, Any], penalty: float) -> list[float]:
+    """Each side's margin in one match (its score minus the mean of the others'). A side that
+    forfeited loses by at least ``penalty``: its score is lowered, for the margin only, until its
+    margin is at most -penalty; the other sides' margins are computed against that score."""
+    scores = [float(score) for score in result["scores"]]
+    side = forfeited_side(spec, result)
+    if side is not None:
+        others = statistics.fmean(scores[:side] + scores[side + 1:])
+        scores[side] = min(scores[side], others - penalty)
+    return _margins(scores)

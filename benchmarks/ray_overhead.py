@@ -110,7 +110,7 @@ def main() -> None:
 
         print(f", Ray {ray.__version__}")
     except ImportError:
-        sys.exit("\nthis measures the Ray executor: pip install 'trick-arena[ray]'")
+        sys.exit("\nthis measures the Ray executor: pip install -e '.[ray]' in the checkout")
     print(f"{'tournament':<14}{'executor':<10}{'start s':>9}{'matches':>9}{'matches/s':>11}{'(min-max)':>16}"
           f"{'overhead ms/match':>19}")
     for name, text in TOURNAMENTS.items():

@@ -92,3 +92,17 @@ def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
     with pytest.raises(ArenaError, match="unknown bench group"):
         cmd_bench(parser.parse_args(["bench", "--only", "nonsense"]))
     assert set(GROUPS) == {"engines", "referee", "isolated", "grpc", "tournaments", "peer"}
+
+
+def test_a_figure_near_its_target_shows_enough_digits_to_see_why_it_is_not_met():
+    figures = {
+        "isolated.speedup": {"median": 0.798, "unit": "ratio", "runs": [0.798], "target": 0.8, "met": False},
+        "isolated.other": {"median": 0.8, "unit": "ratio", "runs": [0.8], "target": 0.8, "met": True},
+        "referee.rate": {"median": 99.96, "unit": "decisions/s", "runs": [99.96], "target": 100, "met": False},
+    }
+    report = {"machine": {"machine": "x86_64", "cores": 2, "python": "3.11"}, "elapsed_s": 1,
+              "settings": {"repeat": 1, "seconds": 1, "quick": True}, "figures": figures, "skipped": {}}
+    lines = {line.split()[0]: line.split() for line in table(report).splitlines()[2:] if line.strip()}
+    assert lines["isolated.speedup"][1:2] == ["0.798"] and "NOT MET" in " ".join(lines["isolated.speedup"])
+    assert lines["isolated.other"][1:2] == ["0.80"]  # met: the usual two decimals
+    assert lines["referee.rate"][1:2] == ["99.96"]  # not "100"

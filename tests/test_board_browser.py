@@ -67,6 +67,9 @@ def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
             names = [rows.nth(i).locator("td").nth(1).inner_text() for i in range(3)]
             assert sorted(names) == ["misfit", "random", "random-2"]
             assert view.locator("#head-to-head tr").count() == 4
+            first_cell = view.locator("#head-to-head tr").nth(1).locator("td").first  # the board's rule is not its
+            assert first_cell.evaluate("c => getComputedStyle(c).fontWeight") == "400"
+            assert first_cell.evaluate("c => getComputedStyle(c).textAlign") == "right"
             plot = view.locator("#rating-plot svg")
             box = plot.bounding_box()
             assert box is not None and box["width"] > 300 and box["height"] > 150

@@ -96,8 +96,8 @@ def test_verify_explains_a_malformed_record(tmp_path, content, words):
 def test_bad_options_and_seats_are_refused_before_playing():
     done = arena("play", "five_hundred", "--seats", "random,random,random,random", "--option", "defence_cap=500", check=False)
     assert done.returncode == 2 and "option 'defence_cap'" in done.stderr and "490" in done.stderr
-    done = arena("play", "five_hundred", "--seats", "random,random", check=False)
-    assert done.returncode == 2 and "needs 4" in done.stderr
+    done = arena("play", "bid_euchre", "--seats", "random,random", check=False)  # Bid Euchre is for four
+    assert done.returncode == 2 and "is played by 4 players" in done.stderr
     done = arena("play", "five_hundred", "--seats", "random,random,random,nobody", check=False)
     assert done.returncode == 2 and "unknown bot 'nobody'" in done.stderr
 
@@ -110,3 +110,100 @@ def test_isolated_play_shows_decision_times(tmp_path):
     record = json.loads(path.read_text())
     times = [t for hand in record["hands"] for t in hand["times"]]
     assert any(t is not None and t > 0 for t in times)
+
+
+# -- the first ten minutes: version, suggestions, seats ------------------------------------------
+
+
+def test_version_comes_from_the_installed_package():
+    from importlib import metadata
+
+    done = arena("--version")
+    assert done.stdout.strip() == f"arena {metadata.version('trick-arena')}"
+
+
+def test_a_misspelt_subcommand_is_answered_with_a_suggestion():
+    done = arena("plya", "five_hundred", check=False)
+    assert done.returncode == 2
+    assert "did you mean 'play'?" in done.stderr
+
+
+def test_a_misspelt_option_is_reported_by_its_subcommand_with_a_suggestion():
+    done = arena("play", "five_hundred", "--seats", "random,random,random,random", "--isolaton", "process", check=False)
+    assert done.returncode == 2
+    assert "usage: arena play" in done.stderr  # the subcommand's usage, not only the top level's
+    assert "unrecognized arguments: --isolaton process" in done.stderr
+    assert "did you mean --isolation?" in done.stderr
+
+
+def test_a_misspelt_choice_is_answered_with_a_suggestion():
+    done = arena("play", "five_hundred", "--seats", "random,random,random,random", "--isolation", "proces", check=False)
+    assert done.returncode == 2 and "did you mean 'process'?" in done.stderr
+
+
+def test_a_seed_that_is_not_an_integer_is_refused():
+    done = arena("play", "five_hundred", "--seats", "random,random,random,random", "--seed", "abc", check=False)
+    assert done.returncode == 2
+    assert "argument --seed: 'abc' is not an integer" in done.stderr
+
+
+def test_the_seats_help_names_every_kind_of_seat():
+    out = " ".join(arena("play", "--help").stdout.split())
+    assert "grpc://HOST:PORT" in out and "cmd:COMMAND" in out and "installed bot" in out
+
+
+def test_the_top_level_help_lists_the_exit_codes():
+    out = arena("--help").stdout
+    assert "exit codes:" in out and "130" in out
+
+
+def test_the_number_of_seats_chooses_a_player_count_the_game_supports():
+    result = json.loads(arena("play", "five_hundred", "--seats", "random,random,random", "--json").stdout)
+    assert len(result["seats"]) == 3 and len(result["scores"]) == 3
+
+
+def test_a_player_count_the_game_does_not_support_is_refused_with_the_counts():
+    done = arena("play", "five_hundred", "--seats", ",".join(["random"] * 7), check=False)
+    assert done.returncode == 2
+    assert "--seats names 7 seats, but Five Hundred is played by 2, 3, 4, 5 or 6 players" in done.stderr
+    done = arena("play", "five_hundred", "--seats", "random,random,random", "--option", "players=4", check=False)
+    assert done.returncode == 2 and "with --option players=4 needs 4" in done.stderr
+
+
+def test_seat_names_reach_the_account_and_the_record(tmp_path):
+    path = tmp_path / "named.json"
+    out = arena("play", "five_hundred", "--seats", "random,random,random,random", "--name", "0=alice",
+                "--name", "3=bob", "--record", str(path)).stdout
+    assert "0:alice" in out and "3:bob" in out
+    assert json.loads(path.read_text())["seats"] == ["alice", "random", "random", "bob"]
+
+
+def test_bot_settings_reach_the_bot():
+    def first_fault(*extra):
+        result = json.loads(arena("play", "five_hundred", "--seats", "bad-illegal,random,random,random",
+                                  "--on-fault", "substitute", "--max-faults", "99", "--json", *extra).stdout)
+        return result["faults"][0]["action_index"]
+
+    at_once = first_fault()
+    later = first_fault("--setting", "0.after=3")  # the bot's own setting: 3 good decisions first (an int)
+    assert later > at_once
+
+
+@pytest.mark.parametrize("flag, value, message", [
+    ("--name", "4=carol", "'4' is not a seat (the seats are 0 to 3)"),
+    ("--name", "0", "is not of the form SEAT=NAME"),
+    ("--setting", "x.after=1", "'x' is not a seat"),
+    ("--setting", "0=1", "is not of the form SEAT.KEY=VALUE"),
+])
+def test_bad_seat_names_and_settings_say_what_is_wrong(flag, value, message):
+    done = arena("play", "five_hundred", "--seats", "random,random,random,random", flag, value, check=False)
+    assert done.returncode == 2 and message in done.stderr
+
+
+def test_a_setting_s_value_is_a_toml_value_or_else_text():
+    from arena.cli import _seat_settings
+
+    settings = _seat_settings(2, ["0.depth=3", "0.greedy=true", "0.style=cautious play", '1.name="x"',
+                                  "1.weights=[1, 2]", "1.sneaky=1\nother=2", "0.rate=0.5"])
+    assert settings == [{"depth": 3, "greedy": True, "style": "cautious play", "rate": 0.5},
+                        {"name": "x", "weights": [1, 2], "sneaky": "1\nother=2"}]  # one value, never more keys

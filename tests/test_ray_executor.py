@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-ray = pytest.importorskip("ray", reason="the Ray executor needs Ray: pip install 'trick-arena[ray]'")
+ray = pytest.importorskip("ray", reason="the Ray executor needs Ray: pip install -e '.[ray]'")
 
 from arena import board  # noqa: E402
 from arena.errors import ArenaError  # noqa: E402
@@ -390,7 +390,7 @@ def test_auto_with_a_stale_cluster_file_is_refused_naming_it(tmp_path, monkeypat
 
 def test_without_ray_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
-    with pytest.raises(ArenaError, match=r"pip install -e '\.\[ray\]'"):
+    with pytest.raises(ArenaError, match=r"pip install -e '\.\[ray\]' in the arena's checkout"):
         get_registry().executor("ray").make(2, {})
 
 

@@ -142,3 +142,17 @@ def test_times_are_rounded_exactly_as_round_does():
     for value in values:
         assert repr(_round6(value)) == repr(round(value, 6)), value
     assert math.isnan(_round6(math.nan))
+
+
+def test_a_factory_a_bot_process_cannot_import_is_refused_in_the_arena_with_why():
+    from arena.errors import ArenaError
+    from arena.players.isolated import ProcessHost
+
+    with pytest.raises(ArenaError, match=r"<lambda> cannot run in a process of its own.*top level of its module"):
+        ProcessHost(lambda settings, seed: RandomBot(seed))
+
+    def nested(settings, seed):
+        return RandomBot(seed)
+
+    with pytest.raises(ArenaError, match=r"<locals>\.nested cannot run in a process of its own"):
+        ProcessHost(nested)

@@ -102,6 +102,23 @@ def _show(value: float | None, unit: str) -> str:
     return f"{value:.3g}"
 
 
+def _show_against(value: float | None, unit: str, target: float | None) -> str:
+    """``_show``, with more digits where its rounding would hide why a target is met or not
+    (0.798 against 0.8 shows "0.798", not "0.80")."""
+    shown = _show(value, unit)
+    if value is None or target is None:
+        return shown
+    met = value >= target
+    finer = ([f"{value:.{d}f}" for d in range(3, 8)] if unit == "ratio"
+             else [f"{value:.{d}f}" for d in range(1, 6)] if abs(value) >= 100
+             else [f"{value:.{d}g}" for d in range(4, 9)])
+    for more in finer:
+        if (float(shown.replace(",", "")) >= target) == met:
+            break
+        shown = more
+    return shown
+
+
 def table(report: dict[str, Any]) -> str:
     """The report as a table for people: figure, median, unit, the runs, and targets."""
     m = report["machine"]
@@ -122,7 +139,8 @@ def table(report: dict[str, Any]) -> str:
         if "target" in figure:
             target = f">= {figure['target']:g} " + ("ok" if figure["met"] else "NOT MET")
         runs = ", ".join(_show(v, figure["unit"]) for v in figure["runs"]) if len(figure["runs"]) > 1 else ""
-        lines.append(f"{key:<52} {_show(figure['median'], figure['unit']):>12}  {figure['unit']:<14} {target:<9} {runs}")
+        median = _show_against(figure["median"], figure["unit"], figure.get("target"))
+        lines.append(f"{key:<52} {median:>12}  {figure['unit']:<14} {target:<9} {runs}")
     for group, why in report["skipped"].items():
         lines.append(f"\n{group}: skipped ({why})")
     return "\n".join(lines)

@@ -1,7 +1,7 @@
 """A peer: OpenSpiel's ``euchre`` played at random through its Python interface, beside our Bid
 Euchre played at random through the fast path, in the same run.
 
-Needs the optional ``bench`` extra (``pip install 'trick-arena[bench]'``: the ``open-spiel``
+Needs the optional ``bench`` extra (``pip install -e '.[bench]'`` in the checkout: the ``open-spiel``
 package); without it the group is skipped and says so.
 
 **OpenSpiel**: ``state = game.new_initial_state()``, then ``state.apply_action(choice(

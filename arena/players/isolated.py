@@ -25,6 +25,7 @@ import time
 import traceback
 from typing import Any, Mapping
 
+from arena.errors import ArenaError
 from arena.players.base import MatchInfo, Player
 from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host, ignored_calls
 
@@ -45,8 +46,16 @@ _CONTEXT = _context()
 
 
 def factory_path(factory: Any) -> str:
-    """``module:qualname`` of a bot factory, so that a child process can import it."""
-    return f"{factory.__module__}:{factory.__qualname__}"
+    """``module:qualname`` of a bot factory, so that a child process can import it. A lambda or a
+    function defined inside another cannot be imported by name: that is said here, in the arena,
+    rather than as a crash of the bot's process."""
+    qualname = getattr(factory, "__qualname__", type(factory).__qualname__)
+    path = f"{getattr(factory, '__module__', '?')}:{qualname}"
+    if "<" in qualname:  # <lambda>, <locals>
+        raise ArenaError(f"bot factory {path} cannot run in a process of its own: the bot's process imports "
+                         "its factory by module and name, so it must be a function or class defined at the top "
+                         "level of its module (not a lambda, not inside another function)")
+    return path
 
 
 def _load(path: str) -> Any:

@@ -71,7 +71,7 @@ def _import_ray():
         import ray
     except ImportError as exc:  # pragma: no cover - the runner checks first
         raise RayClusterError(
-            "the Ray executor needs Ray: pip install 'trick-arena[ray]'"
+            "the Ray executor needs Ray: pip install -e '.[ray]' in the arena's checkout"
         ) from exc
     return ray
 

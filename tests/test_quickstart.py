@@ -1,0 +1,56 @@
+"""The README's quickstart: what each `make` command installs (without running it: `make -n`)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+
+
+def planned(target: str, tmp_path: Path) -> str:
+    """The commands `make TARGET` would run in a fresh checkout (a virtual environment not made yet)."""
+    out = subprocess.run(["make", "-n", "-C", str(ROOT), f"VENV={tmp_path / 'venv'}", target],
+                         capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+def test_make_tournament_installs_only_the_runtime(tmp_path):
+    commands = planned("tournament", tmp_path)
+    assert "pip install" in commands and " -e ." in commands
+    assert "[test]" not in commands, commands
+    assert "arena run tournaments/five_hundred.toml" in commands
+
+
+def test_make_test_installs_the_test_extra(tmp_path):
+    commands = planned("test", tmp_path)
+    assert "-e '.[test]'" in commands
+    assert "pytest" in commands
+
+
+def _user_docs() -> list[Path]:
+    """What a user reads on a fresh clone: the README and docs/ (the games' pages are their own)."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_the_docs_point_to_nothing_a_fresh_clone_lacks():
+    for doc in _user_docs():
+        text = doc.read_text(encoding="utf-8")
+        assert "shared/" not in text, f"{doc.name} points to shared/, which is not in the repository"
+
+
+def test_the_docs_install_from_the_checkout_not_from_a_package_index():
+    import re
+
+    # `pip install trick-arena`, `pip install 'trick-arena[ray]'`: no such package is published
+    from_index = re.compile(r"pip install (-U |--upgrade )?['\"]?trick[-_]arena\b(?![-\w.]*\.whl)")  # a wheel is fine
+    for doc in _user_docs():
+        assert not from_index.search(doc.read_text(encoding="utf-8")), doc.name
+    for source in (ROOT / "arena").rglob("*.py"):
+        assert not from_index.search(source.read_text(encoding="utf-8")), source
+
