@@ -54,3 +54,12 @@ def test_the_docs_install_from_the_checkout_not_from_a_package_index():
     for source in (ROOT / "arena").rglob("*.py"):
         assert not from_index.search(source.read_text(encoding="utf-8")), source
 
+
+def test_the_readme_says_how_long_each_command_takes():
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    quickstart = text[text.index("## Quickstart"):text.index("## Using it")]
+    for command in ("make tournament", "make test"):
+        line = next(line for line in quickstart.splitlines() if line.startswith(command))
+        assert re.search(r"\d+\s*(s|min)\b", line), f"the README does not say how long {command} takes: {line!r}"
