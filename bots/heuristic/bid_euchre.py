@@ -180,6 +180,7 @@ class Strategy(Player):
             key = (lone, est) if alone else (est, lone)
             if best is None or key > best[0]:
                 best = (key, strain, est, lone)
+        assert best is not None  # there is always a strain
         return best[1], best[2], best[3]
 
     # -- decisions ---------------------------------------------------------------------------------------
@@ -270,6 +271,7 @@ class Strategy(Player):
             key = (est, lone, -power(card, None) if card != "JK" else -100)
             if best is None or key > best[0]:
                 best = (key, card)
+        assert best is not None  # the hand is never empty
         return f"discard {best[1]}"
 
     def _give(self, obs: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ valuable card.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any
 
 from arena.players.base import MatchInfo, Player
@@ -91,7 +91,7 @@ class Strategy(Player):
         by_suit = {s: [t for t in hand if t[-1] == s] for s in SUITS}
         jacks = {s: sum(1 for t in by_suit[s] if t[:-1] == "J") for s in SUITS}
         nines = {s: sum(1 for t in by_suit[s] if t[:-1] == "9") for s in SUITS}
-        promised: Counter = Counter()
+        promised: defaultdict[str, float] = defaultdict(float)  # points a partner's bids promise, per strain
         partners = self.partners(obs)
         for seat, action in obs["history"]:
             if seat in partners and action.startswith("bid"):
@@ -140,7 +140,7 @@ class Strategy(Player):
         high = auction["high_bid"]
         mine = high is not None and high["side"] == obs["side"]
         values = self.estimates(obs)
-        strain = max(values, key=values.get)
+        strain = max(values, key=values.__getitem__)
         value = values[strain]
         if mine:
             if "redouble" in legal and values.get(high["strain"], value) >= high["amount"] + 8:

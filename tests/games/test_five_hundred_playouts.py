@@ -81,16 +81,16 @@ def check_hand_row(g, st, row, before):
     assert row["changes"] == expected_changes(g, row, before)
     assert row["scores"] == [b + d for b, d in zip(before, row["changes"])]
     if row["end"] == "thrown_in":
-        assert row["match_end"] in (None, "unfinished")
+        assert row["match_end"] in (None, "hand_limit")
         return
     seats, made, scores = row["contract"]["seats"], row["made"], row["scores"]
     wins = made and any(scores[g.side_of(s)] >= 500 for s in seats)
     loses = not made and any(scores[g.side_of(s)] <= -500 for s in seats)
-    if row["match_end"] == "win":
+    if row["match_end"] == "target":
         assert wins and st.is_over()
         ranks = st.ranking()
         assert any(ranks[g.side_of(s)] == 0 and scores[g.side_of(s)] >= 500 for s in seats)
-    elif row["match_end"] == "loss":
+    elif row["match_end"] == "losing_score":
         assert loses and st.is_over()
         assert all(st.ranking()[g.side_of(s)] > 0 for s in seats if scores[g.side_of(s)] <= -500)
     else:
@@ -218,7 +218,7 @@ def play_match(g, seed, deep: bool):
             rows += 1
         check_state(g, st)
     assert rows == len(st.deals) and st.is_over()
-    if st.deal_results[-1]["match_end"] == "unfinished":
+    if st.deal_results[-1]["match_end"] == "hand_limit":
         assert st.unfinished and len(st.deals) == g.options["max_hands"]
     check_observations(g, st)
     return st

@@ -8,11 +8,11 @@ indices held (the double deck holds two copies of a card).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from arena.games.base import DeckSource, GameState, MatchEnd
 from arena.games.bid_euchre.auction import PASS, Auction, claimants, contract, gifts
-from arena.games.bid_euchre.cards import TABLES, TOKENS
+from arena.games.bid_euchre.cards import TABLES, TOKENS, TrumpTable
 from arena.games.bid_euchre.dealing import deal
 from arena.games.bid_euchre.play import is_renege, trick_list, trick_winner
 from arena.games.bid_euchre.scoring import game_winner, hand_changes, played_result, thrown_in_result
@@ -29,6 +29,8 @@ DISCARD, ACE_NO_FACE, AUCTION, TRUMP, EXCHANGE, PLAY, OVER = (
 
 class BidEuchreState(GameState):
     game: BidEuchreGame
+    to_act: int | None  # the seat to act; None once the match is over
+    table: TrumpTable | None  # the ranking facts of the trump, once it is named (§7.1)
 
     def __init__(self, game: BidEuchreGame, decks: DeckSource):
         super().__init__(game, decks)
@@ -117,7 +119,7 @@ class BidEuchreState(GameState):
         if action_id not in legal:
             self._check_and_apply(action_id, action_id)  # raises IllegalActionError
             return
-        seat = self.to_act
+        seat: int = self.to_act  # type: ignore[assignment]  # a legal action: someone is to act
         self.deals[-1]["actions"].append((seat, action_id))
         self._legal = None
         if self._phase == PLAY:
@@ -126,13 +128,15 @@ class BidEuchreState(GameState):
             self._apply(action_id)
 
     def _legal_ids(self) -> list[int]:
+        # The hot path: no narrowing at run time. Only asked while someone is to act; in the play
+        # trumps are named.
         phase = self._phase
-        seat = self.to_act
+        seat: int = self.to_act  # type: ignore[assignment]
         if phase == PLAY:
             mask = self.masks[seat]
             trick = self.trick
             if trick and not self.game.penalize:  # penalize: a renege is allowed, and costs (§9.3)
-                table = self.table
+                table: TrumpTable = self.table  # type: ignore[assignment]
                 follow = mask & table.suit_mask[table.eff[trick[0][1]]]  # play.playable, inline
                 if follow:
                     mask = follow
@@ -147,7 +151,7 @@ class BidEuchreState(GameState):
             return list(range(a.trump_base, a.trump_base + a.strains))
         if phase == EXCHANGE:  # the partner must give the best trump it holds (§7.2.3, E6)
             base = a.give_base
-            return [base + t for t in gifts(self.masks[seat], self.table, seat == self.sitting_out)]
+            return [base + t for t in gifts(self.masks[seat], self.table, seat == self.sitting_out)]  # type: ignore[arg-type]  # trumps are named
         if phase == DISCARD:
             return [a.discard_base + t for t in bits(self.masks[seat])]
         if phase == ACE_NO_FACE:
@@ -157,7 +161,7 @@ class BidEuchreState(GameState):
     def _apply(self, action_id: int) -> None:
         a = self.game.actions
         phase = self._phase
-        seat = self.to_act
+        seat: int = self.to_act  # type: ignore[assignment]  # a legal action: someone is to act
         if phase == PLAY:
             self._play(seat, action_id - a.play_base)
             return
@@ -175,7 +179,7 @@ class BidEuchreState(GameState):
             self.trump = action_id - a.trump_base
             self.table = TABLES[self.trump]
             if self.level >= a.help_level:  # HELP and MOON: the partner sits out (§7.2-7.4)
-                self.sitting_out = (self.contractor + 2) & 3
+                self.sitting_out = (seat + 2) & 3  # seat: the contractor, who names trumps
             if self.level == a.help_level:
                 self._phase = EXCHANGE
             else:
@@ -188,11 +192,12 @@ class BidEuchreState(GameState):
             if len(mine) == self.game.exchange:
                 if seat == self.contractor:
                     self.to_act = self.sitting_out  # the partner chooses without seeing the card(s) (E5)
-                else:  # both have chosen: the swap happens together (§7.2.4)
+                else:  # both have chosen (seat: the partner): the swap happens together (§7.2.4)
+                    contractor: int = self.contractor  # type: ignore[assignment]  # set by the auction
                     for card in self.gives[0]:
-                        self._put(self.sitting_out, card)
+                        self._put(seat, card)
                     for card in self.gives[1]:
-                        self._put(self.contractor, card)
+                        self._put(contractor, card)
                     self._start_play()
         elif phase == DISCARD:
             t = action_id - a.discard_base
@@ -220,7 +225,7 @@ class BidEuchreState(GameState):
 
     def _play(self, seat: int, t: int) -> None:
         trick = self.trick
-        table = self.table
+        table: TrumpTable = self.table  # type: ignore[assignment]  # the hot path: in the play trumps are named
         mask = self.masks[seat]
         if trick and self.game.penalize and is_renege(mask, trick[0][1], t, table):
             self.reneges[seat & 1] += 1  # §9.3: detected now, scored at the hand's end
@@ -236,7 +241,7 @@ class BidEuchreState(GameState):
             return
         winner = trick_winner(trick, table)
         self.tricks_won_by_seat[winner] += 1
-        self.tricks.append((self.leader, tuple(trick), winner))
+        self.tricks.append((self.leader, tuple(trick), winner))  # type: ignore[arg-type]  # the play has a leader
         self.trick = []
         self.leader = self.to_act = winner
         if len(self.tricks) == self.game.tricks:
@@ -246,7 +251,8 @@ class BidEuchreState(GameState):
     def _score(self) -> None:
         g = self.game
         a = g.actions
-        side = self.contractor & 1
+        contractor = cast(int, self.contractor)  # a hand played: the auction was won
+        side = contractor & 1
         by_seat = self.tricks_won_by_seat
         changes, made = hand_changes(
             self.level, g.tricks, a.help_level, a.moon_level, side,
@@ -254,7 +260,7 @@ class BidEuchreState(GameState):
         )
         self.total = [self.total[0] + changes[0], self.total[1] + changes[1]]
         self.winner_side = game_winner(self.total, g.target, side, g.simultaneous_finish)
-        contract_ = contract(a, g.tricks, self.contractor, self.level, self.trump)
+        contract_ = contract(a, g.tricks, contractor, self.level, self.trump)
         self._finish_deal(played_result(self.total, changes, made, contract_, by_seat, self.reneges, trick_list(self.tricks)))
 
     def _throw_in(self, why: str) -> None:

@@ -98,7 +98,7 @@ class FiftySixState(GameState):
 
     def _legal_ids(self) -> list[int]:
         g = self.game
-        seat = self.to_act
+        seat: int = self.to_act  # type: ignore[assignment]  # the hot path: only asked while someone is to act
         if self.phase_code == AUCTION:
             return self.auction.legal(seat, g.team_of, g.table)
         led = self.trick[0][1] >> 3 if self.trick else -1
@@ -108,7 +108,7 @@ class FiftySixState(GameState):
 
     def _apply(self, action_id: int) -> None:
         g = self.game
-        seat = self.to_act
+        seat: int = self.to_act  # type: ignore[assignment]  # the hot path: a legal action, someone is to act
         if self.phase_code == AUCTION:
             auction = self.auction
             auction.call(seat, action_id, g.table, self.order[0])

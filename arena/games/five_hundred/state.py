@@ -198,7 +198,8 @@ class FiveHundredState(GameState):
         elif limit is not None and len(self.deals) >= limit:
             self.ranks, self.end = by_score(self.total), UNFINISHED
             self.unfinished = True
-        result["match_end"] = self.end  # did this deal end the match: "win", "loss", "unfinished", None
+        # did this deal end the match, and how: the MatchEnd value ("target", "losing_score", "hand_limit") or None
+        result["match_end"] = MATCH_END[self.end].value if self.end is not None else None
         self._end_deal(result)
         if self.end is not None:
             self.over = True
