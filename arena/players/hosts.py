@@ -22,6 +22,9 @@ from typing import Any
 from arena.players.base import MatchInfo, Player
 
 GRACE = 0.05  # seconds past the limit before a hard stop, so that a late answer can still be seen
+# The most the arena reads of one message from a bot, on every path (a process's pipe, gRPC): a
+# longer answer is malformed, and only an excerpt of it is kept (arena.referee.faults).
+MAX_ANSWER_BYTES = 64 * 1024
 
 
 class BotTimeout(Exception):

@@ -26,7 +26,7 @@ import traceback
 from typing import Any, Mapping
 
 from arena.players.base import MatchInfo, Player
-from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host, ignored_calls
+from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, BotCrash, BotTimeout, Host, ignored_calls
 
 STARTUP_TIMEOUT = 60.0  # seconds for a fresh interpreter to import the bot; never charged to its clock
 # The modules the fork server imports before it forks bot processes: the arena's, never a bot's.
@@ -69,6 +69,9 @@ def _load(path: str) -> Any:
 # ``e`` + UTF-8 an exception's traceback, ``r`` + JSON ready (which notifications the bot ignores).
 
 _LENGTH = struct.Struct("!I")
+# The longest message read from a bot process: an answer of MAX_ANSWER_BYTES and its tag, or an
+# exception's traceback of as much (a longer traceback is cut by the bot process itself).
+_MESSAGE_LIMIT = MAX_ANSWER_BYTES + 1
 
 
 def _write(fd: int, data: bytes) -> None:
@@ -77,11 +80,24 @@ def _write(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-class _Reader:
-    """Whole messages from a file descriptor; ``deadline`` (perf_counter time) bounds the wait."""
+class _Oversized(Exception):
+    """A message longer than the reader's limit (the rest of it is never read)."""
 
-    def __init__(self, fd: int):
+    def __init__(self, length: int, limit: int):
+        self.length = length
+        super().__init__(f"a message of {length} bytes, over the limit of {limit}")
+
+
+class _Reader:
+    """Whole messages from a file descriptor; ``deadline`` (perf_counter time) bounds the wait.
+
+    ``limit``: the longest message accepted (None: any); a longer one raises :class:`_Oversized`
+    as soon as its length is read, so the arena never holds more of a bot's answer than that.
+    """
+
+    def __init__(self, fd: int, limit: int | None = None):
         self.fd = fd
+        self.limit = limit
         self.buffer = b""
         self.poller = select.poll()
         self.poller.register(fd, select.POLLIN)
@@ -91,7 +107,11 @@ class _Reader:
         buffer = self.buffer
         while True:
             if len(buffer) >= 4:
-                end = 4 + _LENGTH.unpack_from(buffer)[0]
+                length = _LENGTH.unpack_from(buffer)[0]
+                if self.limit is not None and length > self.limit:
+                    self.buffer = b""
+                    raise _Oversized(length, self.limit)
+                end = 4 + length
                 if len(buffer) >= end:
                     self.buffer = buffer[end:]
                     return buffer[4:end]
@@ -147,7 +167,7 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
     try:
         player: Player = _load(path)(dict(settings), seed)
     except Exception:
-        _write(fd, b"e" + traceback.format_exc(limit=-3).encode("utf-8", "replace"))
+        _write(fd, _error(traceback.format_exc(limit=-3)))
         return
     _write(fd, b"r" + json.dumps({"ignores": sorted(ignored_calls(player))}).encode("utf-8"))
     reader = _Reader(fd)
@@ -170,9 +190,17 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
             else:
                 value = None
         except Exception:
-            _write(fd, b"e" + traceback.format_exc(limit=-3).encode("utf-8", "replace"))
+            _write(fd, _error(traceback.format_exc(limit=-3)))
             continue
         _write(fd, _answer(value))
+
+
+def _error(text: str) -> bytes:
+    """An ``e`` message: the traceback, its end kept when it is too long for the arena to read."""
+    data = text.encode("utf-8", "replace")
+    if len(data) > MAX_ANSWER_BYTES:
+        data = b"...(cut)\n" + data[-(MAX_ANSWER_BYTES - 16):]
+    return b"e" + data
 
 
 def _message(verb: str, payload: Any) -> bytes:
@@ -191,7 +219,17 @@ def _load_message(data: bytes) -> tuple[str, Any]:
 
 
 def _decode(data: bytes) -> tuple[str, Any]:
-    """(kind, value) of a message from the bot process: kind is ok, error, garbage or ready."""
+    """(kind, value) of a message from the bot process: kind is ok, error, garbage or ready.
+
+    Whatever the bytes, this returns: a message that does not decode is garbage (a fault of the bot).
+    """
+    try:
+        return _decode_strict(data)
+    except (ValueError, RecursionError) as exc:  # bad UTF-8 or JSON (UnicodeDecodeError, JSONDecodeError: ValueErrors)
+        return "garbage", f"an unreadable message from the bot process ({len(data)} bytes: {type(exc).__name__})"
+
+
+def _decode_strict(data: bytes) -> tuple[str, Any]:
     tag, body = data[:1], data[1:]
     if tag == b"s":
         return "ok", body.decode("utf-8")
@@ -204,7 +242,8 @@ def _decode(data: bytes) -> tuple[str, Any]:
     if tag == b"e":
         return "error", body.decode("utf-8", "replace")
     if tag == b"r":
-        return "ready", json.loads(body)
+        value = json.loads(body)
+        return ("ready", value) if isinstance(value, dict) else ("garbage", f"a malformed ready message ({len(data)} bytes)")
     return "garbage", f"an unreadable message from the bot process ({len(data)} bytes)"
 
 
@@ -250,7 +289,7 @@ class ProcessHost(Host):
         self.process.start()
         child.close()
         self.conn = parent
-        self.reader = _Reader(parent.fileno())
+        self.reader = _Reader(parent.fileno(), _MESSAGE_LIMIT)
         kind, value = self._receive(time.perf_counter() + STARTUP_TIMEOUT)
         if kind is None:
             self._kill()
@@ -290,6 +329,9 @@ class ProcessHost(Host):
                 self.process.join(1)
                 code = self.process.exitcode
             raise BotCrash(f"the bot process died (exit code {code})") from None
+        except _Oversized as exc:  # the rest of it is still in the pipe: the process must go
+            self._kill()
+            return "oversized", f"an answer of {exc.length} bytes, over the limit of {MAX_ANSWER_BYTES}"
         if data is None:
             return None, None
         return _decode(data)
@@ -315,6 +357,10 @@ class ProcessHost(Host):
         elapsed = time.perf_counter() - start
         if kind == "error":
             raise BotCrash(value)
+        if kind == "oversized":  # the process was killed: the next call starts a fresh one
+            if elapsed > timeout:
+                raise BotTimeout(elapsed, timeout)
+            return _Garbage(f"<{value}>"), elapsed
         if kind == "garbage" or kind == "ready":
             return _Garbage(value if isinstance(value, str) else repr(value)), elapsed
         if elapsed > timeout:

@@ -190,10 +190,10 @@ class Referee:
             return FaultKind.MALFORMED, f"the answer {_shown(answer)} is not an action string"
         action_id = self.game.action_id(answer)
         if action_id is None:
-            return FaultKind.MALFORMED, f"{answer!r} is not an action string of {self.game.title}"
+            return FaultKind.MALFORMED, f"{_shown(answer)} is not an action string of {self.game.title}"
         if action_id not in self.state.legal_action_ids():
             legal = ", ".join(self.state.legal_actions())
-            return FaultKind.ILLEGAL, f"{answer!r} is not legal in phase {self.state.phase!r}; legal: {legal}"
+            return FaultKind.ILLEGAL, f"{_shown(answer)} is not legal in phase {self.state.phase!r}; legal: {legal}"
         return None, ""
 
     def _apply(self, seat: int, action: str, elapsed: float | None) -> None:
@@ -373,4 +373,6 @@ def _jsonable(value: Any) -> Any:
 
 
 def _shown(value: Any) -> str:
+    if isinstance(value, str) and len(value) > 80:  # not the repr of a megabyte answer, to cut it after
+        return repr(value[:80])[:80] + "..."
     return repr(value)[:80]

@@ -1,0 +1,74 @@
+"""Hardening (issue 22): whatever a bot answers, whatever a user types or a file holds, the arena
+ends with a recorded fault or a one-line error, and loses nothing it finished."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from arena.players.factory import make_host
+from arena.players.hosts import MAX_ANSWER_BYTES
+from arena.players.isolated import ProcessHost, _decode
+from arena.referee import FaultPolicy, Referee, TimeControl
+from arena.referee.faults import MAX_ANSWER_CHARS, MAX_MESSAGE_CHARS
+
+
+def _play(registry, names, *, isolation="inprocess", policy=None, per_decision=2.0, settings=None, game=None):
+    game = game or registry.game("toy", {"target": 6})
+    hosts = [make_host(registry, name, game=game.name, seed=seat, isolation=isolation,
+                       settings=(settings or {}).get(seat)) for seat, name in enumerate(names)]
+    try:
+        return Referee(game, hosts, names, seed=1, time_control=TimeControl(per_decision), policy=policy).play()
+    finally:
+        for host in hosts:
+            host.close()
+
+
+# -- 1. any bytes a bot sends are a fault of that bot ----------------------------------------------
+
+@pytest.mark.parametrize("raw", [b"j{", b"s\xff\xfe\xfd\xfc", b"r{", b"r[1]", b"e\xff", b"", b"zzz",
+                                 b"j" + b"[" * 100000])
+def test_any_bytes_decode_to_a_kind(raw):
+    kind, value = _decode(raw)
+    assert kind in ("ok", "garbage", "error")
+    json.dumps(value)
+
+
+@pytest.mark.parametrize("raw", ["j{", "s\xff\xfe", "r{"])
+def test_undecodable_bytes_on_the_pipe_are_a_malformed_answer_of_that_bot(registry, raw):
+    result = _play(registry, ["hostile-raw-bytes", "random"], isolation="process", settings={0: {"raw": raw}})
+    assert result.termination.how == "forfeit"
+    fault = result.termination.forfeit
+    assert (fault.seat, fault.kind.value) == (0, "malformed")
+    assert "unreadable message" in str(fault.answer) or "malformed ready" in str(fault.answer)
+
+
+# -- 2. what is read of a bot, and kept of it, is bounded ------------------------------------------
+
+@pytest.mark.parametrize("isolation", ["inprocess", "process"])
+def test_a_huge_answer_is_kept_as_a_bounded_excerpt(registry, isolation):
+    result = _play(registry, ["hostile-huge", "random"], isolation=isolation)
+    fault = result.termination.forfeit
+    assert fault.kind.value == "malformed"
+    assert len(json.dumps(result.as_dict())) < 20_000
+    assert len(json.dumps(result.record)) < 40_000
+    assert len(str(fault.answer)) <= MAX_ANSWER_CHARS + 40
+    assert len(fault.message) <= MAX_MESSAGE_CHARS + 40
+
+
+def test_an_isolated_bot_answer_over_the_limit_is_never_read_whole(registry):
+    result = _play(registry, ["hostile-huge", "random"], isolation="process",
+                   settings={0: {"size": MAX_ANSWER_BYTES + 1}})
+    fault = result.termination.forfeit
+    assert fault.kind.value == "malformed"
+    assert f"over the limit of {MAX_ANSWER_BYTES}" in fault.answer
+
+
+@pytest.mark.parametrize("isolation", ["inprocess", "process"])
+def test_a_huge_exception_message_is_cut(registry, isolation):
+    result = _play(registry, ["hostile-huge-raise", "random"], isolation=isolation)
+    fault = result.termination.forfeit
+    assert fault.kind.value == "crash"
+    assert len(fault.message) <= MAX_MESSAGE_CHARS + 40
+    assert "characters in all" in fault.message
