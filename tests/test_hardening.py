@@ -72,3 +72,62 @@ def test_a_huge_exception_message_is_cut(registry, isolation):
     assert fault.kind.value == "crash"
     assert len(fault.message) <= MAX_MESSAGE_CHARS + 40
     assert "characters in all" in fault.message
+
+
+# -- 3. a gRPC bot does not choose its own fault kind ------------------------------------------------
+
+def _aborting_server(code, details):
+    """A Player server whose Decide fails at once with ``code``; yields its address."""
+    import contextlib
+    from concurrent import futures
+
+    import grpc
+
+    from arena.v1 import player_pb2 as pb
+
+    @contextlib.contextmanager
+    def serve():
+        def describe(request, context):
+            return pb.BotDescription(name="aborting", protocol_version=pb.PROTOCOL_VERSION_1).SerializeToString()
+
+        def decide(request, context):
+            context.abort(code, details.format(size=len(request)))
+
+        handler = grpc.method_handlers_generic_handler("arena.v1.Player", {
+            "Describe": grpc.unary_unary_rpc_method_handler(describe),
+            "StartMatch": grpc.unary_unary_rpc_method_handler(lambda request, context: b""),
+            "Decide": grpc.unary_unary_rpc_method_handler(decide),
+            "EndHand": grpc.unary_unary_rpc_method_handler(lambda request, context: b""),
+            "EndMatch": grpc.unary_unary_rpc_method_handler(lambda request, context: b""),
+        })
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=2), handlers=[handler])
+        port = server.add_insecure_port("127.0.0.1:0")
+        server.start()
+        try:
+            yield f"grpc://127.0.0.1:{port}"
+        finally:
+            server.stop(0)
+
+    return serve()
+
+
+def test_a_grpc_bot_answering_deadline_exceeded_at_once_crashes_rather_than_times_out(registry):
+    import grpc
+
+    policy = FaultPolicy.from_dict({"timeout": "substitute", "crash": "forfeit"})
+    with _aborting_server(grpc.StatusCode.DEADLINE_EXCEEDED, "I say I ran out of time") as url:
+        result = _play(registry, [url, "random"], policy=policy, per_decision=5.0)
+    fault = result.faults[0]
+    assert (fault.kind.value, fault.response.value) == ("crash", "forfeit"), fault.message
+    assert "within its limit" in fault.message
+
+
+def test_a_crafted_resource_exhausted_is_the_bot_s_fault(registry):
+    import grpc
+
+    # Worded as gRPC words a refused request, with the very size of the arena's request.
+    with _aborting_server(grpc.StatusCode.RESOURCE_EXHAUSTED, "Received message larger than max ({size} vs. 1)") as url:
+        result = _play(registry, [url, "random"])
+    fault = result.termination.forfeit
+    assert (fault.seat, fault.kind.value) == (0, "crash")
+    assert "every bot must accept" in fault.message, fault.message

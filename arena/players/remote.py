@@ -185,7 +185,12 @@ class GrpcHost(Host):
         code = exc.code() if hasattr(exc, "code") else None
         details = (exc.details() if hasattr(exc, "details") else "") or ""
         if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-            return BotTimeout(elapsed, timeout)
+            # A timeout only when the arena measured one: a bot that answers DEADLINE_EXCEEDED at
+            # once has not run out of time; it failed the call (a crash), whatever it says.
+            if elapsed >= timeout:
+                return BotTimeout(elapsed, timeout)
+            return BotCrash(f"the bot at {self.address} failed {what} with DEADLINE_EXCEEDED after "
+                            f"{elapsed:.3f} s, within its limit of {timeout:.3f} s: {details}")
         if code == grpc.StatusCode.UNAVAILABLE:
             return BotDisconnected(f"the bot at {self.address} is unreachable or disconnected ({what}): {details}")
         name = code.name if code is not None else "an unknown status"
@@ -221,8 +226,12 @@ class GrpcHost(Host):
         except grpc.RpcError as exc:
             elapsed = time.perf_counter() - start
             code, details = exc.code(), exc.details() or ""
-            if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _refused_size(details) == request.ByteSize():
-                raise BotCrash(f"the bot at {self.address} refused a request of {request.ByteSize()} bytes: {details}") from None
+            size = request.ByteSize()
+            if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _refused_size(details) == size:
+                # What the arena measured decides: its request was within the protocol's limit
+                # (gRPC refuses to send a larger one), so the refusal is the bot's fault, however worded.
+                raise BotCrash(f"the bot at {self.address} refused a request of {size} bytes, within the "
+                               f"{self.max_send} bytes every bot must accept: {details}") from None
             if code == grpc.StatusCode.RESOURCE_EXHAUSTED or (
                 code == grpc.StatusCode.INTERNAL and "deserializ" in details.lower()
             ):
