@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Any, Sequence
@@ -162,13 +163,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     policy = FaultPolicy.from_dict(policy_data)
     time_control = TimeControl(args.per_decision, args.bank, args.increment)
     hosts = []
-    try:
-        for seat, name in enumerate(names):
-            hosts.append(make_host(registry, name, game=game.name, seed=_seat_seed(seed, seat), isolation=args.isolation))
-        result = Referee(game, hosts, names, seed=seed, time_control=time_control, policy=policy).play()
-    finally:
-        for host in hosts:
-            host.close()
+    # Standard output is the arena's (--json): what an in-process bot prints goes to standard error
+    # (an isolated bot's goes to its own log, arena.players.isolated).
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            for seat, name in enumerate(names):
+                hosts.append(make_host(registry, name, game=game.name, seed=_seat_seed(seed, seat), isolation=args.isolation))
+            result = Referee(game, hosts, names, seed=seed, time_control=time_control, policy=policy).play()
+        finally:
+            for host in hosts:
+                host.close()
     if args.record:
         records.dump(result.record, args.record)
     if args.json:

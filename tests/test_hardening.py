@@ -131,3 +131,33 @@ def test_a_crafted_resource_exhausted_is_the_bot_s_fault(registry):
     fault = result.termination.forfeit
     assert (fault.seat, fault.kind.value) == (0, "crash")
     assert "every bot must accept" in fault.message, fault.message
+
+
+# -- 4. a bot's output is never the arena's ----------------------------------------------------------
+
+def _arena(*args, **kwargs):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True,
+                          timeout=300, **kwargs)
+
+
+@pytest.mark.parametrize("isolation", ["inprocess", "process"])
+def test_play_json_stays_json_when_a_bot_prints(isolation):
+    done = _arena("play", "toy", "--seats", "hostile-printing,random", "--isolation", isolation, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["termination"]["how"] == "normal"
+    if isolation == "process":  # its own log: not even the arena's standard error
+        assert "chatter" not in done.stderr
+
+
+def test_an_isolated_bot_s_log_is_capped(tmp_path):
+    from arena.players import isolated
+
+    log = tmp_path / "bot.log"
+    with open(log, "wb") as handle:
+        writer = isolated._CappedLog(handle, limit=10)
+        writer.write("0123456789abcdef")
+        writer.write("more")
+    assert log.read_bytes() == b"0123456789"

@@ -21,6 +21,8 @@ import os
 import pickle
 import select
 import struct
+import sys
+import tempfile
 import time
 import traceback
 from typing import Any, Mapping
@@ -151,13 +153,77 @@ def _safe_repr(value: Any) -> str:
         return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
 
 
-def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: Any = None) -> None:
+LOG_LIMIT = 1024 * 1024  # bytes of a bot process's output kept in its log; the rest is dropped
+
+
+class _CappedLog:
+    """A bot process's ``sys.stdout`` and ``sys.stderr``: text to its log file, up to :data:`LOG_LIMIT`."""
+
+    def __init__(self, handle: Any, limit: int = LOG_LIMIT):
+        self.handle = handle
+        self.left = limit
+
+    def write(self, text: str) -> int:
+        if self.left > 0:
+            data = str(text).encode("utf-8", "replace")[:self.left]
+            self.left -= len(data)
+            try:
+                self.handle.write(data)
+                self.handle.flush()
+            except (OSError, ValueError):
+                self.left = 0
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _redirect_output(log_path: str) -> None:
+    """The bot's output goes to its own log, never to the arena's standard output or error."""
+    try:
+        handle = open(log_path, "ab", buffering=0)
+    except OSError:
+        handle = open(os.devnull, "ab", buffering=0)
+    os.dup2(handle.fileno(), 1)  # output below Python (C libraries, os.write) goes there too
+    os.dup2(handle.fileno(), 2)
+    sys.stdout = sys.stderr = _CappedLog(handle)  # type: ignore[assignment]
+
+
+def _quiet_child() -> None:
+    """A bot process leaves Ctrl-C to its arena (which stops it), and dies with its parent."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+
+
+def die_with_parent() -> None:
+    """Where the platform allows it (Linux), ask to be killed when the parent process dies."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
+
+
+def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: Any = None,
+          log_path: str | None = None) -> None:
     """The child's loop: make the player, then answer one message at a time until told to close.
+
+    ``log_path``: the file the bot's standard output and error go to (:class:`_CappedLog`).
 
     ``cpus``: the CPUs the arena's process may run on, which the bot process then keeps to (a fork
     of the fork server would otherwise have the fork server's): see :func:`arena_cpus`.
     """
     os.environ["ARENA_BOT_PROCESS"] = "1"  # lets a bot know it is isolated
+    _quiet_child()
+    if log_path:
+        _redirect_output(log_path)
     if cpus:
         try:
             os.sched_setaffinity(0, cpus)
@@ -277,13 +343,19 @@ class ProcessHost(Host):
         self.reader: _Reader | None = None
         self.ignored: frozenset[str] = frozenset()
         self.restarts = 0
-        self._spawn()
+        fd, self.log_path = tempfile.mkstemp(prefix="arena-bot-", suffix=".log")
+        os.close(fd)
+        try:
+            self._spawn()
+        except BaseException:
+            self._remove_log()
+            raise
 
     # -- process management ------------------------------------------------------------------
     def _spawn(self) -> None:
         parent, child = _CONTEXT.Pipe()
         self.process = _CONTEXT.Process(
-            target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus()), daemon=True,
+            target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus(), self.log_path), daemon=True,
             name=f"bot:{self.path}",
         )
         self.process.start()
@@ -308,6 +380,25 @@ class ProcessHost(Host):
             self.conn.close()
         self.process = self.conn = self.reader = None
 
+    def output(self, limit: int = 800) -> str:
+        """The end of what the bot printed, for the cause of a crash ("" when it printed nothing)."""
+        try:
+            with open(self.log_path, "rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                handle.seek(max(0, handle.tell() - limit))
+                text = handle.read().decode("utf-8", "replace").strip()
+        except (OSError, ValueError, TypeError):
+            return ""
+        return f"; its last output: {text}" if text else ""
+
+    def _remove_log(self) -> None:
+        path, self.log_path = self.log_path, None
+        if path:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
     def _replace(self) -> None:
         """Kill the process and start a fresh one that knows the match (outside any clock)."""
         self._kill()
@@ -328,7 +419,7 @@ class ProcessHost(Host):
             if self.process is not None:
                 self.process.join(1)
                 code = self.process.exitcode
-            raise BotCrash(f"the bot process died (exit code {code})") from None
+            raise BotCrash(f"the bot process died (exit code {code}){self.output()}") from None
         except _Oversized as exc:  # the rest of it is still in the pipe: the process must go
             self._kill()
             return "oversized", f"an answer of {exc.length} bytes, over the limit of {MAX_ANSWER_BYTES}"
@@ -388,6 +479,7 @@ class ProcessHost(Host):
             except (BotCrash, EOFError, OSError):
                 pass
         self._kill()
+        self._remove_log()
 
 
 class _Garbage:
