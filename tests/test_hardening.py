@@ -161,3 +161,65 @@ def test_an_isolated_bot_s_log_is_capped(tmp_path):
         writer.write("0123456789abcdef")
         writer.write("more")
     assert log.read_bytes() == b"0123456789"
+
+
+# -- 5. no bot gets the live state, and every stored result is checked by replaying its record --------
+
+def test_an_in_process_bot_cannot_reach_the_live_state_through_its_observation(registry):
+    from arena.records import replay
+
+    result = _play(registry, ["hostile-cheating", "random"])
+    assert 999 not in result.scores
+    assert replay(result.record).state.scores() == result.scores
+
+
+def test_a_bot_that_changes_its_hand_results_changes_nothing_of_the_match(registry):
+    from arena.records import replay
+
+    result = _play(registry, ["hostile-tamper", "random"])
+    assert all(999 not in hand["scores"] for hand in result.hands)
+    assert replay(result.record).state.scores() == result.scores
+
+
+def _one_match(registry, tmp_path, bots=("random", "random")):
+    from arena.tournaments import config as tournament_config
+    from arena.tournaments import schedule
+    from arena.tournaments.executors import play_spec
+
+    config = tournament_config.parse({
+        "tournament": {"game": "toy", "deal_sets": 1, "isolation": "inprocess"},
+        "options": {"target": 6},
+        "bots": [{"name": f"b{i}", "bot": bot} for i, bot in enumerate(bots)],
+    }, "t.toml", registry)
+    spec = schedule.build(config, registry.game("toy", {"target": 6}))[0].as_dict()
+    return spec, play_spec(spec)
+
+
+def test_a_result_that_agrees_with_its_record_is_stored_as_it_is(registry, tmp_path):
+    from arena.tournaments.integrity import checked
+
+    spec, outcome = _one_match(registry, tmp_path)
+    assert checked(spec, outcome["result"], outcome["record"], registry) == outcome["result"]
+
+
+@pytest.mark.parametrize("tamper", ["scores", "ranking", "record", "deck", "json"])
+def test_a_tampered_or_corrupt_result_is_flagged_and_made_from_its_record(registry, tmp_path, tamper):
+    from arena.tournaments.integrity import checked
+
+    spec, outcome = _one_match(registry, tmp_path)
+    result, record = dict(outcome["result"]), json.loads(outcome["record"])
+    truth = list(result["scores"])
+    if tamper == "scores":
+        result["scores"] = [490, 0]
+    elif tamper == "ranking":
+        result["ranking"] = result["ranking"][::-1]
+    elif tamper == "record":
+        record["hands"][0]["actions"] = record["hands"][0]["actions"][:-1]
+    elif tamper == "deck":
+        deck = record["hands"][0]["deck"]
+        deck[0], deck[1] = deck[1], deck[0]
+    text = "{not json" if tamper == "json" else json.dumps(record)
+    stored = checked(spec, result, text, registry)
+    assert stored.get("integrity"), stored
+    if tamper in ("scores", "ranking"):
+        assert stored["scores"] == truth and stored["ranking"] == outcome["result"]["ranking"]

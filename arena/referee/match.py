@@ -4,6 +4,7 @@ policy, and write the game record. The only place where rules meet players.
 
 from __future__ import annotations
 
+import copy
 import random
 import weakref
 from sys import getrefcount
@@ -15,7 +16,7 @@ from arena.players.base import MatchInfo
 from arena.players.hosts import BotCrash, BotTimeout, Host, deadline_scope
 from arena.referee.clock import Clock, TimeControl
 from arena.referee.faults import Fault, FaultKind, FaultPolicy, Response, Termination
-from arena.referee.observation import LazyObservation
+from arena.referee.observation import LazyObservation, _get_state, _set_seat, _set_state
 
 
 @dataclass
@@ -150,13 +151,14 @@ class Referee:
             allowed = clock.allowed()
             observation = LazyObservation(legal_actions=legal, time_left=_round6(allowed), bank_left=_round6(bank))
         # The rest is built when the bot first reads more (see arena.referee.observation).
-        observation._state, observation._seat = state, seat  # LazyObservation.make(), inline
+        _set_state(observation, state)  # LazyObservation.make(), inline: slots no bot can name
+        _set_seat(observation, seat)
         answer: Any = None
         try:
             try:
                 answer, elapsed = self.hosts[seat].decide(observation, allowed)
             finally:
-                if observation._state is not None and getrefcount(observation) > 2:
+                if _get_state(observation) is not None and getrefcount(observation) > 2:
                     observation.settle()  # the bot kept it: fix it to this decision's state
                 del observation
         except BotTimeout as exc:
@@ -284,7 +286,8 @@ class Referee:
             if payload is None:
                 payload = dict(self.state.deal_results[index])
                 payload["hand_index"] = index
-            if not self._notify(seat, "end_hand", payload):
+            # Each seat its own copy: a bot that changes what it is sent changes nothing of the match's.
+            if not self._notify(seat, "end_hand", _copied(payload)):
                 return False
         return True
 
@@ -331,7 +334,7 @@ class Referee:
             hands=list(state.deal_results),
             record=record,
         )
-        self._notify_all("end_match", lambda seat: {**result.as_dict(), "seat": seat})
+        self._notify_all("end_match", lambda seat: _copied({**result.as_dict(), "seat": seat}))
         return result
 
 
@@ -364,6 +367,11 @@ def _round6(seconds: float) -> float:
         if -0.499999 < scaled - whole < 0.499999:
             return whole / 1e6
     return round(seconds, 6)
+
+
+def _copied(payload: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a notification's payload (plain data: lists, dicts, numbers, strings)."""
+    return copy.deepcopy(payload)
 
 
 def _jsonable(value: Any) -> Any:

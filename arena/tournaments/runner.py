@@ -13,7 +13,7 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.store import Store
-from arena.tournaments import schedule
+from arena.tournaments import integrity, schedule
 from arena.tournaments.config import TournamentConfig
 from arena.tournaments.executors import InlineExecutor, LocalPoolExecutor
 
@@ -55,7 +55,8 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
     bar = _progress(len(pending), total, done) if progress else None
     try:
         for spec, outcome in runner.run(pending):
-            store.save(spec["index"], outcome["result"], outcome["record"])
+            result = integrity.checked(spec, outcome["result"], outcome["record"], registry)  # never trusted
+            store.save(spec["index"], result, outcome["record"])
             if bar is not None:
                 bar.update(1)
     finally:
