@@ -147,7 +147,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from arena.players.factory import make_host
+    from arena.players.factory import make_host_or_fault
     from arena.plugins import get_registry
     from arena.referee import FaultPolicy, Referee, TimeControl
 
@@ -167,8 +167,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     # (an isolated bot's goes to its own log, arena.players.isolated).
     with contextlib.redirect_stdout(sys.stderr):
         try:
-            for seat, name in enumerate(names):
-                hosts.append(make_host(registry, name, game=game.name, seed=_seat_seed(seed, seat), isolation=args.isolation))
+            for name in names:  # the user's errors first: an unknown bot, a bad address or command
+                _check_seat(registry, name, game.name, args.isolation)
+            for seat, name in enumerate(names):  # a seat that still cannot be set up is that seat's fault
+                hosts.append(make_host_or_fault(registry, name, game=game.name, seed=_seat_seed(seed, seat),
+                                                isolation=args.isolation))
             result = Referee(game, hosts, names, seed=seed, time_control=time_control, policy=policy).play()
         finally:
             for host in hosts:
@@ -185,6 +188,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.record and not args.quiet:
         print(f"record written to {args.record}")
     return 0
+
+
+def _check_seat(registry: Any, name: str, game: str, isolation: str) -> None:
+    """ArenaError if the seat ``name`` can be seen to be wrong before playing."""
+    from arena.players.factory import is_external, seat_problem
+
+    if not is_external(name):
+        spec = registry.bot(name)  # UnknownBotError names the installed bots
+        if not spec.plays(game):
+            raise ArenaError(f"--seats: bot {name!r} does not play {game!r}; it plays {', '.join(spec.games or ())}")
+    problem = seat_problem(name, registry, game, isolation)
+    if problem:
+        raise ArenaError(f"--seats: {problem}")
 
 
 def _seat_seed(seed: Any, seat: int) -> int:

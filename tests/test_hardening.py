@@ -223,3 +223,78 @@ def test_a_tampered_or_corrupt_result_is_flagged_and_made_from_its_record(regist
     assert stored.get("integrity"), stored
     if tamper in ("scores", "ranking"):
         assert stored["scores"] == truth and stored["ranking"] == outcome["result"]["ranking"]
+
+
+# -- 6. one careless seat does not stop a tournament --------------------------------------------------
+
+def _config(registry, bots, isolation="process", **head):
+    from arena.tournaments import config as tournament_config
+
+    return tournament_config.parse({
+        "tournament": {"game": "toy", "deal_sets": 1, "isolation": isolation, **head},
+        "options": {"target": 6},
+        "bots": [{"name": f"b{i}", "bot": bot} for i, bot in enumerate(bots)],
+    }, "t.toml", registry)
+
+
+@pytest.mark.parametrize("seat, words", [
+    ("grpc://localhost", "a host and a port"),
+    ("grpc://localhost:50051/player", "a host and a port"),
+    ("cmd:python 'unbalanced", "cannot parse the command"),
+    ("cmd:", "is empty"),
+    ("cmd:   ", "is empty"),
+    ("hostile-lambda", "cannot import its factory"),
+])
+def test_a_seat_that_cannot_work_is_refused_when_the_file_is_checked(registry, seat, words):
+    from arena.tournaments.config import TournamentFileError
+
+    with pytest.raises(TournamentFileError, match="bots\\[0\\].bot") as caught:
+        _config(registry, [seat, "random"])
+    assert words in str(caught.value)
+
+
+def test_a_lambda_factory_is_fine_in_process(registry):
+    _config(registry, ["hostile-lambda", "random"], isolation="inprocess")
+
+
+@pytest.mark.parametrize("isolation", ["inprocess", "process"])
+def test_a_factory_that_raises_is_a_recorded_crash_and_the_tournament_goes_on(registry, tmp_path, isolation):
+    from arena.tournaments import runner
+
+    config = _config(registry, ["hostile-broken-factory", "random"], isolation=isolation)
+    store = runner.run(config, registry, tmp_path / "t.db", executor="inline", progress=False)
+    try:
+        assert store.counts() == (2, 2)
+        for spec, result in store.results():
+            broken = spec["seats"].index("b0")
+            fault = result["termination"]["fault"]
+            assert (fault["seat"], fault["kind"]) == (broken, "crash")
+            assert "this factory is broken" in fault["message"]
+    finally:
+        store.close()
+
+
+def test_a_command_that_never_becomes_ready_is_a_crash_of_its_seat(registry):
+    import shlex
+    import sys
+
+    from arena.players.remote import CommandHost
+    from arena.referee.faults import FaultPolicy
+
+    game = registry.game("toy", {"target": 6})
+    command = shlex.join([sys.executable, "-c", "import time; time.sleep(60)"])
+    hosts = [CommandHost(command, startup_timeout=0.5), make_host(registry, "random", game="toy", seed=1)]
+    try:
+        result = Referee(game, hosts, ["cmd", "random"], policy=FaultPolicy.uniform("substitute", 3)).play()
+    finally:
+        for host in hosts:
+            host.close()
+    assert result.termination.how == "forfeit"
+    assert [f.kind.value for f in result.faults] == ["crash"] * 3
+    assert "health check" in result.faults[0].message
+
+
+def test_play_refuses_a_bad_seat_before_playing():
+    done = _arena("play", "toy", "--seats", "grpc://localhost,random")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "a host and a port" in done.stderr

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from arena.errors import ArenaError
-from arena.players.hosts import Host, InProcessHost
+from arena.players.hosts import FailedHost, Host, InProcessHost
 from arena.players.isolated import ProcessHost
 from arena.plugins.manager import Registry
 
@@ -53,3 +53,43 @@ def make_host(
     if isolation == "process":
         return ProcessHost(spec.factory, settings, seed)
     return InProcessHost(spec.factory(dict(settings or {}), seed))
+
+
+def make_host_or_fault(registry: Registry, name: str, **kwargs: Any) -> Host:
+    """:func:`make_host`, except that a seat that cannot be set up (an ``ArenaError`` of its name
+    aside) is a :class:`FailedHost`: a recorded crash of that seat, not the end of the tournament."""
+    try:
+        return make_host(registry, name, **kwargs)
+    except Exception as exc:
+        first = (str(exc).strip().splitlines() or [""])[-1]
+        return FailedHost(f"the seat {name!r} could not be set up: {type(exc).__name__}: {first}")
+
+
+def seat_problem(name: str, registry: Registry, game: str, isolation: str) -> str | None:
+    """What is wrong with the seat ``name`` that can be seen before any match (None: nothing):
+    an address or command that does not parse, a bot a bot process cannot import."""
+    name = name.strip()
+    if is_external(name):
+        from arena.players.remote import COMMAND_PREFIX, command_argv, parse_address
+
+        try:
+            if name.startswith(COMMAND_PREFIX):
+                command_argv(name[len(COMMAND_PREFIX):], 0)
+            else:
+                parse_address(name)
+        except ArenaError as exc:
+            return str(exc)
+        return None
+    if isolation == "process":
+        from arena.players.isolated import _load, factory_path
+
+        factory = registry.bot(name).factory
+        path = factory_path(factory)
+        try:
+            loaded = _load(path)
+        except Exception:
+            loaded = None
+        if loaded is not factory:
+            return (f"bot {name!r}: a bot process cannot import its factory {path} (a lambda, a nested "
+                    "function or a bound method); register a module-level function or class, or use isolation = \"inprocess\"")
+    return None

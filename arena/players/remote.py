@@ -176,6 +176,8 @@ class GrpcHost(Host):
         except grpc.RpcError as exc:
             elapsed = time.perf_counter() - start
             raise self._failure(what, exc, elapsed, timeout) from None
+        except ValueError as exc:  # "Cannot invoke RPC on closed channel!": the bot's command was stopped
+            raise BotCrash(f"the bot at {self.address} cannot be reached ({what}): {exc}") from None
         elapsed = time.perf_counter() - start
         if elapsed > timeout:
             raise BotTimeout(elapsed, timeout)
@@ -223,6 +225,8 @@ class GrpcHost(Host):
         start = time.perf_counter()
         try:
             reply = self.stub.Decide(request, timeout=max(timeout, 0.0) + GRACE)
+        except ValueError as exc:  # "Cannot invoke RPC on closed channel!": the bot's command was stopped
+            raise BotCrash(f"the bot at {self.address} cannot be reached (Decide): {exc}") from None
         except grpc.RpcError as exc:
             elapsed = time.perf_counter() - start
             code, details = exc.code(), exc.details() or ""
@@ -442,6 +446,8 @@ class CommandHost(GrpcHost):
             raise self._crash_cause(exc) from None
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
+        if not self._ready:  # it never became ready (or was stopped): say why, outside the clock
+            self._wait_ready()
         try:
             return super().decide(observation, timeout)
         except (BotTimeout, BotCrash) as exc:

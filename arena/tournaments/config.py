@@ -225,15 +225,23 @@ def check_against(config: TournamentConfig, registry: Any, fail: Any) -> None:
         raise fail("[options]", str(exc)) from None
     # resolve the options so the stored tournament holds every option, defaults included
     object.__setattr__(config, "options", dict(game.options))
+    from arena.players.factory import is_external, seat_problem
+
     for index, entry in enumerate(config.bots):
-        if "://" in entry.bot or entry.bot.startswith("cmd:"):
-            continue  # remote and launched bots are reached when their match starts
+        if is_external(entry.bot):  # remote and launched bots are reached when their match starts
+            problem = seat_problem(entry.bot, registry, config.game, config.isolation)
+            if problem:
+                raise fail(f"bots[{index}].bot", problem)
+            continue
         try:
             spec = registry.bot(entry.bot)
         except UnknownBotError as exc:
             raise fail(f"bots[{index}].bot", str(exc)) from None
         if not spec.plays(config.game):
             raise fail(f"bots[{index}].bot", f"{entry.bot!r} does not play {config.game}")
+        problem = seat_problem(entry.bot, registry, config.game, config.isolation)
+        if problem:
+            raise fail(f"bots[{index}].bot", problem)
 
 
 def _typed(table: Mapping[str, Any], key: str, kind: type, fail: Any, where: str, default: Any = None, sep: str = " ") -> Any:

@@ -14,7 +14,7 @@ import os
 from typing import Any, Iterable, Iterator, Protocol
 
 from arena.games.base import SeededDecks
-from arena.players.factory import make_host
+from arena.players.factory import make_host_or_fault
 from arena.referee import FaultPolicy, Referee, TimeControl
 
 
@@ -32,8 +32,8 @@ def play_spec(spec: dict[str, Any]) -> dict[str, Any]:
     hosts = []
     try:
         for seat, bot in enumerate(spec["bots"]):
-            hosts.append(make_host(registry, bot, game=game.name, seed=spec["bot_seeds"][seat],
-                                   isolation=spec["isolation"], settings=spec["settings"][seat]))
+            hosts.append(make_host_or_fault(registry, bot, game=game.name, seed=spec["bot_seeds"][seat],
+                                            isolation=spec["isolation"], settings=spec["settings"][seat]))
         referee = Referee(
             game,
             hosts,
