@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import shlex
 import sys
 from typing import Any, Sequence
 
@@ -245,8 +246,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     executor = args.executor or ("ray" if args.ray_address else "local")
     if args.ray_address and executor != "ray":
         raise ArenaError(f"--ray-address is for --executor ray, not --executor {executor}")
-    store = runner.run(config, registry, db, executor=executor, workers=args.workers,
-                       progress=not args.quiet, fresh=args.fresh, ray_address=args.ray_address)
+    try:
+        with runner.interrupts_as_keyboard():
+            store = runner.run(config, registry, db, executor=executor, workers=args.workers,
+                               progress=not args.quiet, fresh=args.fresh, ray_address=args.ray_address)
+    except runner.Interrupted as exc:
+        print(f"arena: interrupted: {exc.done} of {exc.total} matches are stored in {exc.db}; "
+              f"resume with: arena run {shlex.quote(args.file)} --db {shlex.quote(exc.db)}", file=sys.stderr)
+        return 130
     try:
         _show_board(store, as_json=False, html_path=args.html)
     finally:

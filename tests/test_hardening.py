@@ -4,6 +4,7 @@ ends with a recorded fault or a one-line error, and loses nothing it finished.""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,8 @@ from arena.players.hosts import MAX_ANSWER_BYTES
 from arena.players.isolated import ProcessHost, _decode
 from arena.referee import FaultPolicy, Referee, TimeControl
 from arena.referee.faults import MAX_ANSWER_CHARS, MAX_MESSAGE_CHARS
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _play(registry, names, *, isolation="inprocess", policy=None, per_decision=2.0, settings=None, game=None):
@@ -298,3 +301,88 @@ def test_play_refuses_a_bad_seat_before_playing():
     done = _arena("play", "toy", "--seats", "grpc://localhost,random")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "a host and a port" in done.stderr
+
+
+# -- 7. Ctrl-C, SIGTERM and kill -9: stopped at once, nothing lost, no process left --------------------
+
+def _tree(pgid):
+    import os
+
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def _alive(pids):
+    import os
+
+    alive = []
+    for pid in pids:
+        try:
+            if open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z":
+                alive.append(pid)
+        except OSError:
+            pass
+    return alive
+
+
+def _stored(db):
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+            return connection.execute("SELECT COUNT(result) FROM matches").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "kill-9"])
+def test_an_interrupted_run_stops_keeps_its_matches_and_leaves_no_process(tmp_path, how):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "t.toml").write_text(
+        '[tournament]\ngame = "toy"\ndeal_sets = 12\nisolation = "process"\nparallel = 2\n'
+        '[options]\ntarget = 30\n[[bots]]\nbot = "random"\n[[bots]]\nname = "r2"\nbot = "bad-raising"\n'
+        '[bots.settings]\nafter = 100000\n')
+    db = tmp_path / "t.db"
+    args = [sys.executable, "-m", "arena.cli", "run", "t.toml", "--db", str(db), "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, env=env)
+    give_up = time.monotonic() + 240  # a guard against a hang, not a measurement
+    while _stored(db) < 1 and process.poll() is None and time.monotonic() < give_up:
+        time.sleep(0.2)
+    assert process.poll() is None, process.communicate()
+    processes = _tree(process.pid)
+    assert len(processes) >= 4  # the arena, its workers, their fork servers and bots
+    if how == "ctrl-c":
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
+    elif how == "sigterm":
+        os.kill(process.pid, signal.SIGTERM)
+    else:
+        os.kill(process.pid, signal.SIGKILL)  # the arena's process alone
+    out, err = process.communicate(timeout=120)
+    while _alive(processes) and time.monotonic() < give_up:
+        time.sleep(0.2)
+    assert _alive(processes) == []
+    assert "Traceback" not in err
+    if how != "kill-9":
+        assert process.returncode == 130
+        assert err.count("\n") == 1 and "resume with: arena run t.toml --db" in err, err
+    kept = _stored(db)
+    assert kept >= 1
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr
+    assert _stored(db) == 24

@@ -272,6 +272,13 @@ def _refused_size(details: str) -> int | None:
 # -- launched commands ---------------------------------------------------------------------------
 
 
+def _die_with_parent() -> None:
+    """In the launched command, before it runs: die with the arena's process (Linux)."""
+    from arena.players.isolated import die_with_parent
+
+    die_with_parent()
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port nobody listens on now (the OS picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -339,6 +346,7 @@ class CommandHost(GrpcHost):
             self.process = subprocess.Popen(
                 command_argv(self.command, port), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
                 stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=_die_with_parent,
             )
         except OSError as exc:
             self.process = None

@@ -54,16 +54,74 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
     runner = make_executor(executor, workers or config.workers(), ray_address)
     bar = _progress(len(pending), total, done) if progress else None
     try:
-        for spec, outcome in runner.run(pending):
-            result = integrity.checked(spec, outcome["result"], outcome["record"], registry)  # never trusted
-            store.save(spec["index"], result, outcome["record"])
-            if bar is not None:
-                bar.update(1)
+        _play_pending(runner, pending, store, registry, bar)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see interrupts_as_keyboard): keep what is stored
+        _ignore_interrupts()  # a second Ctrl-C while stopping would only leave a traceback
+        if bar is not None:
+            bar.close()
+            bar = None
+        getattr(runner, "stop", runner.close)()
+        done, total = store.counts()
+        store.close()
+        raise Interrupted(str(db), done, total) from None
+    except BaseException:
+        getattr(runner, "stop", runner.close)()
+        raise
+    else:
+        runner.close()
     finally:
         if bar is not None:
             bar.close()
-        runner.close()
     return store
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was interrupted; every finished match is stored (``done`` of ``total``)."""
+
+    def __init__(self, db: str, done: int, total: int):
+        self.db, self.done, self.total = db, done, total
+        super().__init__(f"{done} of {total} matches are stored in {db}")
+
+
+def interrupts_as_keyboard():
+    """A context in which SIGTERM stops the run as Ctrl-C does (KeyboardInterrupt in the main thread)."""
+    import contextlib
+    import signal
+
+    @contextlib.contextmanager
+    def scope():
+        def on_term(signum, frame):
+            raise KeyboardInterrupt
+
+        try:
+            previous = signal.signal(signal.SIGTERM, on_term)
+        except ValueError:  # not the main thread
+            yield
+            return
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+    return scope()
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        pass
+
+
+def _play_pending(runner: Any, pending: list[dict[str, Any]], store: Store, registry: Any, bar: Any) -> None:
+    for spec, outcome in runner.run(pending):
+        result = integrity.checked(spec, outcome["result"], outcome["record"], registry)  # never trusted
+        store.save(spec["index"], result, outcome["record"])
+        if bar is not None:
+            bar.update(1)
 
 
 def _progress(pending: int, total: int, done: int):
