@@ -7,6 +7,7 @@ loses no finished match, and running the same tournament again resumes where it 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -36,7 +37,40 @@ class StoreError(ArenaError):
     """The database cannot be used for this tournament."""
 
 
+class RunLock:
+    """The exclusive right of one ``arena run`` to write a results database: an ``flock`` on the
+    file ``<db>.lock`` beside it, held until :meth:`release` (or the process ends, however it ends).
+    A second run on the same database is refused with the first one's pid."""
+
+    def __init__(self, db: str | Path):
+        import fcntl
+
+        self.path = Path(str(db) + ".lock")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.handle = open(self.path, "a+")
+        except OSError as exc:
+            raise StoreError(f"{db}: cannot create its lock file {self.path}: {exc.strerror}") from None
+        try:
+            fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.handle.seek(0)
+            pid = self.handle.read().strip() or "unknown"
+            self.handle.close()
+            raise StoreError(f"database {db} is in use by another arena run (pid {pid})") from None
+        self.handle.seek(0)
+        self.handle.truncate()
+        self.handle.write(f"{os.getpid()}\n")
+        self.handle.flush()
+
+    def release(self) -> None:
+        if self.handle is not None and not self.handle.closed:
+            self.handle.close()  # closing the file releases the lock
+
+
 class Store:
+    lock: RunLock | None = None  # held by the arena run that writes this store
+
     def __init__(self, path: str | Path):
         self.path = Path(path)
         if self.path.parent and not self.path.parent.exists():
@@ -51,6 +85,8 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        if self.lock is not None:
+            self.lock.release()
 
     # -- writing ------------------------------------------------------------------------------
     def begin_tournament(self, name: str, fingerprint: str, config: dict[str, Any], specs: list[dict[str, Any]]) -> None:

@@ -386,3 +386,44 @@ def test_an_interrupted_run_stops_keeps_its_matches_and_leaves_no_process(tmp_pa
     done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stderr
     assert _stored(db) == 24
+
+
+# -- 8. one run per database ----------------------------------------------------------------------------
+
+def test_a_second_run_on_a_database_in_use_is_told_so(registry, tmp_path):
+    import os
+
+    from arena.store import RunLock, StoreError
+    from arena.tournaments import runner
+
+    db = tmp_path / "new.db"
+    first = RunLock(db)
+    try:
+        with pytest.raises(StoreError, match=f"database {db} is in use by another arena run \\(pid {os.getpid()}\\)"):
+            runner.run(_config(registry, ["random", "random"], isolation="inprocess"), registry, db,
+                       executor="inline", progress=False)
+        assert not db.exists()  # the second run touched nothing
+    finally:
+        first.release()
+    store = runner.run(_config(registry, ["random", "random"], isolation="inprocess"), registry, db,
+                       executor="inline", progress=False)
+    assert store.counts() == (2, 2)
+    store.close()
+
+
+def test_simultaneous_runs_on_one_new_database_never_fail_with_a_traceback(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "t.toml").write_text('[tournament]\ngame = "toy"\ndeal_sets = 2\nisolation = "inprocess"\n'
+                                     '[options]\ntarget = 6\n[[bots]]\nbot = "random"\n[[bots]]\nname = "r2"\nbot = "random"\n')
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = [sys.executable, "-m", "arena.cli", "run", "t.toml", "--db", "same.db", "--quiet", "--executor", "inline"]
+    runs = [subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            for _ in range(4)]
+    outcomes = [(run.wait(300), run.communicate()[1]) for run in runs]
+    assert all("Traceback" not in err for _, err in outcomes), outcomes
+    assert all(code == 0 or (code == 2 and "is in use by another arena run" in err) for code, err in outcomes), outcomes
+    assert any(code == 0 for code, _ in outcomes)
+    assert _stored(tmp_path / "same.db") == 4

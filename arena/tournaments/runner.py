@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.store import Store
+from arena.store import RunLock, Store
 from arena.tournaments import integrity, schedule
 from arena.tournaments.config import TournamentConfig
 from arena.tournaments.executors import InlineExecutor, LocalPoolExecutor
@@ -40,13 +40,26 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
         workers: int | None = None, progress: bool = True, fresh: bool = False,
         ray_address: str | None = None) -> Store:
     """Play every unfinished match of ``config``, storing each as it finishes. Returns the store."""
-    if fresh and Path(db).exists():
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(db) + suffix).unlink(missing_ok=True)
-    game = registry.game(config.game, config.options)
-    specs = schedule.build(config, game)
-    store = Store(db)
-    store.begin_tournament(config.name, config.fingerprint(), config.as_dict(), [s.as_dict() for s in specs])
+    lock = RunLock(db)  # one run per database: a second one is told that it is in use
+    try:
+        if fresh and Path(db).exists():
+            for suffix in ("", "-wal", "-shm"):
+                try:
+                    Path(str(db) + suffix).unlink(missing_ok=True)
+                except OSError as exc:
+                    raise ArenaError(f"--fresh: cannot delete {db}{suffix}: {exc.strerror}") from None
+        game = registry.game(config.game, config.options)
+        specs = schedule.build(config, game)
+        store = Store(db)
+    except BaseException:
+        lock.release()
+        raise
+    store.lock = lock
+    try:
+        store.begin_tournament(config.name, config.fingerprint(), config.as_dict(), [s.as_dict() for s in specs])
+    except BaseException:
+        store.close()
+        raise
     pending = store.pending()
     done, total = store.counts()
     if not pending:
