@@ -26,9 +26,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of ours
-        sys.stderr.close()
-        return 0
+    except OSError as exc:  # a file or a medium that failed where nothing more specific caught it
+        if isinstance(exc, BrokenPipeError):  # the reader went away (e.g. `| head`): not an error of ours
+            sys.stderr.close()
+            return 0
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"arena: error:{where} {exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 def run_one_command(prog: str, command: str, add_parser: Any, argv: Sequence[str] | None = None) -> int:
@@ -163,6 +167,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     policy_data["max_faults"] = args.max_faults
     policy = FaultPolicy.from_dict(policy_data)
     time_control = TimeControl(args.per_decision, args.bank, args.increment)
+    if args.record:  # before playing: a match whose record cannot be written would be lost
+        check_output_path("--record", args.record)
     hosts = []
     # Standard output is the arena's (--json): what an in-process bot prints goes to standard error
     # (an isolated bot's goes to its own log, arena.players.isolated).
@@ -178,7 +184,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             for host in hosts:
                 host.close()
     if args.record:
-        records.dump(result.record, args.record)
+        try:
+            records.dump(result.record, args.record)
+        except OSError as exc:  # checked before playing; the medium may still fail
+            raise ArenaError(f"--record {args.record}: cannot write it: {exc.strerror}") from None
     if args.json:
         print(json.dumps(result.as_dict(), indent=1))
         return 0
@@ -243,6 +252,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     registry = get_registry()
     config = tournament_config.load(args.file, registry)
     db = args.db or str(Path("results") / (Path(args.file).stem + ".db"))
+    if args.html:  # before any match
+        check_output_path("--html", args.html)
     executor = args.executor or ("ray" if args.ray_address else "local")
     if args.ray_address and executor != "ray":
         raise ArenaError(f"--ray-address is for --executor ray, not --executor {executor}")
@@ -269,7 +280,9 @@ def cmd_board(args: argparse.Namespace) -> int:
 
     if not Path(args.db).exists():
         raise ArenaError(f"{args.db}: no such results database")
-    store = Store(args.db)
+    if args.html:
+        check_output_path("--html", args.html)
+    store = Store(args.db, readonly=True)  # reads a database on a read-only medium too
     try:
         _show_board(store, as_json=args.json, html_path=args.html)
     finally:
@@ -288,9 +301,28 @@ def _show_board(store: Any, as_json: bool, html_path: str | None) -> None:
     else:
         print(board.text(data))
     if html_path:
-        Path(html_path).write_text(board.html_page(data), encoding="utf-8")
+        try:
+            Path(html_path).write_text(board.html_page(data), encoding="utf-8")
+        except OSError as exc:
+            raise ArenaError(f"--html {html_path}: cannot write it: {exc.strerror}") from None
         if not as_json:
             print(f"board written to {html_path}")
+
+
+def check_output_path(option: str, path: str) -> None:
+    """ArenaError unless a file can be written at ``path`` (its folder exists and is writable, and it
+    is no folder itself): checked before the work whose output it is."""
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise ArenaError(f"{option} {path}: the folder {folder} does not exist")
+    if target.is_dir():
+        raise ArenaError(f"{option} {path}: is a folder, not a file")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ArenaError(f"{option} {path}: cannot write there (a read-only medium, or not permitted)")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

@@ -427,3 +427,112 @@ def test_simultaneous_runs_on_one_new_database_never_fail_with_a_traceback(tmp_p
     assert all(code == 0 or (code == 2 and "is in use by another arena run" in err) for code, err in outcomes), outcomes
     assert any(code == 0 for code, _ in outcomes)
     assert _stored(tmp_path / "same.db") == 4
+
+
+# -- 9. output paths are checked before playing; a read-only medium is read ----------------------------
+
+TOY_FILE = ('[tournament]\ngame = "toy"\ndeal_sets = 1\nisolation = "inprocess"\n[options]\ntarget = 6\n'
+            '[[bots]]\nbot = "random"\n[[bots]]\nname = "r2"\nbot = "random"\n')
+
+
+def _arena_in(tmp_path, *args):
+    import os
+
+    return _arena(*args, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.parametrize("option", ["--record", "--html"])
+@pytest.mark.parametrize("where", ["missing/out.file", "."])
+def test_an_output_that_cannot_be_written_is_refused_before_playing(tmp_path, option, where):
+    (tmp_path / "t.toml").write_text(TOY_FILE)
+    if option == "--record":
+        done = _arena_in(tmp_path, "play", "toy", "--seats", "random,random", "--record", where)
+    else:
+        done = _arena_in(tmp_path, "run", "t.toml", "--db", "t.db", "--quiet", "--executor", "inline", "--html", where)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"arena: error: {option} {where}: ") and done.stderr.count("\n") == 1, done.stderr
+    assert done.stdout == "" and not (tmp_path / "t.db").exists()
+
+
+def _read_only(tmp_path, *args):
+    """``arena ARGS`` in a mount namespace where ``tmp_path`` is a read-only bind mount."""
+    import os
+    import shlex
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare(1): cannot make a read-only medium")
+    folder = shlex.quote(str(tmp_path))
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind {folder} {folder} && "
+                            f"mount -o remount,bind,ro {folder}"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("cannot mount a read-only medium here (needs a mount namespace)")
+    command = shlex.join([sys.executable, "-m", "arena.cli", *args])
+    return subprocess.run(["unshare", "-m", "sh", "-c", f"mount --bind {folder} {folder} && "
+                           f"mount -o remount,bind,ro {folder} && cd {folder} && {command}"],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_a_finished_database_on_a_read_only_medium_is_read_and_nothing_is_written(tmp_path):
+    (tmp_path / "t.toml").write_text(TOY_FILE)
+    done = _arena_in(tmp_path, "run", "t.toml", "--db", "t.db", "--quiet", "--executor", "inline")
+    assert done.returncode == 0, done.stderr
+    for suffix in ("-wal", "-shm", ".lock"):
+        (tmp_path / f"t.db{suffix}").unlink(missing_ok=True)
+    board = _read_only(tmp_path, "board", "--db", "t.db", "--json")
+    assert board.returncode == 0, board.stderr
+    assert len(json.loads(board.stdout)) == 2
+    for args, option in ((["board", "--db", "t.db", "--html", "b.html"], "--html"),
+                         (["play", "toy", "--seats", "random,random", "--record", "r.json"], "--record"),
+                         (["run", "t.toml", "--db", "t.db", "--fresh", "--quiet"], "t.db")):
+        done = _read_only(tmp_path, *args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert option in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+# -- 10. a damaged database is a one-line error naming what is damaged -------------------------------
+
+@pytest.fixture(scope="module")
+def finished_db(tmp_path_factory):
+    """A finished toy tournament's database (one file: its WAL checkpointed)."""
+    from arena.plugins import get_registry
+    from arena.tournaments import config as tournament_config
+    from arena.tournaments import runner
+
+    folder = tmp_path_factory.mktemp("finished")
+    (folder / "t.toml").write_text(TOY_FILE)
+    registry = get_registry()
+    store = runner.run(tournament_config.load(folder / "t.toml", registry), registry, folder / "t.db",
+                       executor="inline", progress=False)
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.db.execute("PRAGMA journal_mode=DELETE")
+    store.close()
+    return folder / "t.db"
+
+
+@pytest.mark.parametrize("damage, words", [
+    ("UPDATE matches SET result = '{not json' WHERE idx = 0", "match 0: its result is not valid JSON"),
+    ("UPDATE matches SET result = json_remove(result, '$.ranking') WHERE idx = 1", "match 1: its result has no ranking"),
+    ("UPDATE matches SET result = json_set(result, '$.ranking', json('[0,1,1,1,1,1,1]')) WHERE idx = 0",
+     "match 0: its result has no ranking of its 2 sides"),
+    ("DELETE FROM tournament", "no tournament row"),
+    ("DROP TABLE matches", "it has no matches table"),
+    ("UPDATE tournament SET config = 'x'", "the tournament's config is not valid JSON"),
+    ("UPDATE matches SET spec = '[]' WHERE idx = 0", "match 0: its spec is not a match specification"),
+])
+@pytest.mark.parametrize("command", ["board", "run"])
+def test_a_damaged_database_is_a_one_line_error(tmp_path, finished_db, damage, words, command):
+    import shutil
+    import sqlite3
+
+    (tmp_path / "t.toml").write_text(TOY_FILE)
+    shutil.copy(finished_db, tmp_path / "t.db")
+    with sqlite3.connect(tmp_path / "t.db") as connection:
+        connection.execute(damage)
+    args = ["board", "--db", "t.db"] if command == "board" else ["run", "t.toml", "--db", "t.db", "--quiet", "--executor", "inline"]
+    done = _arena_in(tmp_path, *args)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert words in done.stderr, done.stderr
