@@ -15,6 +15,9 @@ from arena.errors import ArenaError, RecordError
 from arena.options import parse_assignments, show_value
 
 
+MAX_WORKERS = 1024  # matches at once on one machine (each is a process, with its bots' processes)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -161,7 +164,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.seats.split(",")]
     if len(names) != game.players:
         raise ArenaError(f"--seats names {len(names)} bots but {game.title} with players={game.players} needs {game.players}")
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = int(args.seed) if args.seed.lstrip("-").isdigit() and len(args.seed) <= 30 else args.seed
     policy_data: dict[str, Any] = {kind: args.on_fault for kind in ("illegal", "malformed", "timeout", "crash")}
     policy_data.update(parse_assignments(args.fault))
     policy_data["max_faults"] = args.max_faults
@@ -254,6 +257,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     db = args.db or str(Path("results") / (Path(args.file).stem + ".db"))
     if args.html:  # before any match
         check_output_path("--html", args.html)
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        raise ArenaError(f"--workers must be a whole number from 1 to {MAX_WORKERS}, not {args.workers}")
     executor = args.executor or ("ray" if args.ray_address else "local")
     if args.ray_address and executor != "ray":
         raise ArenaError(f"--ray-address is for --executor ray, not --executor {executor}")
@@ -329,13 +334,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         record = records.load(args.record)
         replayed = records.replay(record)
+        summary = replayed.summary()
+        json.dumps(summary)
     except RecordError as exc:
         if args.json:
             print(json.dumps({"ok": False, "error": exc.as_dict()}, indent=1))
         else:
             print(f"arena: {args.record}: {exc}", file=sys.stderr)
         return 1
-    summary = replayed.summary()
     if args.json:
         print(json.dumps(summary))
         return 0

@@ -536,3 +536,102 @@ def test_a_damaged_database_is_a_one_line_error(tmp_path, finished_db, damage, w
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
     assert words in done.stderr, done.stderr
+
+
+# -- 11. bad records, tournament files and arguments ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def toy_record():
+    from arena.plugins import get_registry
+
+    registry = get_registry()
+    game = registry.game("toy", {"target": 6})
+    hosts = [make_host(registry, "random", game="toy", seed=seat) for seat in range(2)]
+    return Referee(game, hosts, ["random", "random"], seed=3).play().record
+
+
+@pytest.mark.parametrize("damage", ["utf-8", "deep", "digits", "deck-list", "result-null", "dealer-bool"])
+def test_verify_answers_every_damaged_record_with_a_verdict(tmp_path, toy_record, damage):
+    record = json.loads(json.dumps(toy_record))
+    text = None
+    if damage == "utf-8":
+        text = json.dumps(record).encode()[:50] + b"\xff\xfe" + json.dumps(record).encode()[50:]
+    elif damage == "deep":
+        text = b"[" * 100000 + b"]" * 100000
+    elif damage == "digits":
+        text = json.dumps(record).replace('"seed": 3', '"seed": ' + "9" * 5000).encode()
+    elif damage == "deck-list":
+        record["hands"][0]["deck"][0] = ["AS"]
+    elif damage == "result-null":
+        record["hands"][0]["result"] = None
+    elif damage == "dealer-bool":
+        record["hands"][0]["dealer"] = True
+    path = tmp_path / "r.json"
+    path.write_bytes(text if text is not None else json.dumps(record).encode())
+    for json_flag in (True, False):
+        done = _arena("verify", str(path), *(["--json"] if json_flag else []))
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        if json_flag:
+            verdict = json.loads(done.stdout)
+            assert verdict["ok"] is False and verdict["error"]["message"]
+        else:
+            assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("text, words", [
+    (b'[tournament]\ngame = "toy"\nname = "\xff"\n', "not UTF-8"),
+    (b'[tournament]\ngame = "toy"\n[time_control]\nper_decision = inf\n', "at most 86400 seconds"),
+    (b'[tournament]\ngame = "toy"\n[time_control]\nper_decision = nan\n', "per_decision"),
+    (b'[tournament]\ngame = "toy"\ndeal_sets = 1000000000\n', "at most 100000 are allowed"),
+    (b'[tournament]\ngame = "toy"\nparallel = 100000\n', "parallel"),
+])
+def test_a_bad_tournament_file_is_refused_in_one_line_before_any_match(tmp_path, text, words):
+    bots = b'[[bots]]\nbot = "random"\n[[bots]]\nname = "r2"\nbot = "random"\n'
+    (tmp_path / "t.toml").write_bytes(text + bots)
+    done = _arena_in(tmp_path, "run", "t.toml", "--db", "t.db", "--quiet")
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert words in done.stderr and not (tmp_path / "t.db").exists()
+
+
+def test_sixty_bots_are_refused_before_the_schedule_is_built(registry):
+    from arena.tournaments import config as tournament_config
+    from arena.tournaments.config import TournamentFileError
+
+    data = {"tournament": {"game": "five_hundred"}, "options": {"players": 3},
+            "bots": [{"name": f"b{i}", "bot": "random"} for i in range(60)]}
+    with pytest.raises(TournamentFileError, match="would hold 205320 matches .* at most 100000 are allowed"):
+        tournament_config.parse(data, "t.toml", registry)
+
+
+@pytest.mark.parametrize("option", ["--per-decision", "--bank", "--increment"])
+@pytest.mark.parametrize("value", ["1e300", "inf", "nan"])
+def test_an_unusable_time_is_refused_not_recorded_as_a_crash(option, value):
+    done = _arena("play", "toy", "--seats", "random,random", option, value)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert "time control" in done.stderr and done.stdout == ""
+
+
+# -- 12. one action too many is named where it stands ------------------------------------------------------
+
+def test_an_action_past_the_end_of_a_hand_is_named_where_it_stands(registry):
+    from arena.errors import RecordError
+    from arena.records import replay
+
+    game = registry.game("toy", {"target": 6})
+    hosts = [make_host(registry, "random", game="toy", seed=seat) for seat in range(2)]
+    record = Referee(game, hosts, ["a", "b"], seed=3).play().record
+    assert len(record["hands"]) >= 2
+    cut = json.loads(json.dumps(record))
+    extra = cut["hands"][1]["actions"][0]
+    cut["hands"] = cut["hands"][:1]
+    cut.pop("result")
+    ended = len(cut["hands"][0]["actions"]) - 1
+    cut["hands"][0]["actions"].append(extra)
+    with pytest.raises(RecordError) as caught:
+        replay(cut)
+    assert (caught.value.hand, caught.value.action_index) == (0, ended + 1)
+    assert f"hand 0, action {ended + 1}: one action too many" in str(caught.value)
+    over = json.loads(json.dumps(record))
+    over["hands"][-1]["actions"].append(over["hands"][-1]["actions"][-1])
+    with pytest.raises(RecordError, match="one action too many: the game was already over"):
+        replay(over)
