@@ -102,7 +102,7 @@ def _replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, An
     state = game.new_match(decks=FixedDecks([hand["deck"] for hand in hands], first_dealer))
     result = Replay(game, state)
     for index, hand in enumerate(hands):
-        _replay_hand(state, index, hand)
+        _replay_hand(state, index, hand, len(hands))
         if "result" in hand and index < len(state.deal_results):
             _compare(hand["result"].get("scores"), state.deal_results[index]["scores"], f"hand {index}", index)
     if len(state.deals) != len(hands):
@@ -117,7 +117,8 @@ def _replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, An
     return result
 
 
-def _replay_hand(state: GameState, index: int, hand: Mapping[str, Any]) -> None:
+def _replay_hand(state: GameState, index: int, hand: Mapping[str, Any], hands: int | None = None) -> None:
+    """Replay one deal entry; ``hands``: how many the record has (to name an action past the last)."""
     if len(state.deals) <= index:
         if state.is_over():
             raise RecordError(f"hand {index}: the game was already over before it", hand=index)
@@ -142,8 +143,8 @@ def _replay_hand(state: GameState, index: int, hand: Mapping[str, Any]) -> None:
         try:
             state.apply(action)
         except RecordError as exc:  # the action ended the hand and the next deal has no deck in the record
-            if exc.action_index is not None:
-                raise
+            if exc.action_index is not None or hands is None or index + 1 < hands:
+                raise  # located already, or about a deck the record does have (e.g. not the game's pack)
             if position + 1 < len(hand["actions"]):
                 extra = _pair(hand["actions"][position + 1], index, position + 1)
                 raise RecordError(

@@ -37,7 +37,7 @@ def check(spec: Mapping[str, Any], result: Mapping[str, Any], record: Mapping[st
         for index, hand in enumerate(hands):
             if not isinstance(hand, dict) or not isinstance(hand.get("actions"), list):
                 raise IntegrityError(f"hand {index} of the record has no list of actions")
-            _replay_hand(state, index, hand)
+            _replay_hand(state, index, hand, len(hands))
     except RecordError as exc:
         raise IntegrityError(f"the record does not replay on the match's deals: {exc}") from None
     except (ArenaError, ValueError, TypeError, KeyError, IndexError) as exc:
