@@ -635,3 +635,19 @@ def test_an_action_past_the_end_of_a_hand_is_named_where_it_stands(registry):
     over["hands"][-1]["actions"].append(over["hands"][-1]["actions"][-1])
     with pytest.raises(RecordError, match="one action too many: the game was already over"):
         replay(over)
+
+
+def test_a_run_that_fails_before_its_first_match_frees_its_database(registry, tmp_path, monkeypatch):
+    from arena.errors import ArenaError
+    from arena.tournaments import runner
+
+    def refuse(*args, **kwargs):
+        raise ArenaError("no executor today")
+
+    config = _config(registry, ["random", "random"], isolation="inprocess")
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "make_executor", refuse)
+        with pytest.raises(ArenaError, match="no executor today") as caught:  # kept: its frames hold the store
+            runner.run(config, registry, tmp_path / "t.db", executor="inline", progress=False)
+    runner.run(config, registry, tmp_path / "t.db", executor="inline", progress=False).close()
+    assert caught.value

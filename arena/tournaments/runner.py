@@ -64,7 +64,11 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
     done, total = store.counts()
     if not pending:
         return store
-    runner = make_executor(executor, workers or config.workers(), ray_address)
+    try:
+        runner = make_executor(executor, workers or config.workers(), ray_address)
+    except BaseException:  # e.g. a Ray cluster that refuses us: the database is free again
+        store.close()
+        raise
     bar = _progress(len(pending), total, done) if progress else None
     try:
         _play_pending(runner, pending, store, registry, bar)
