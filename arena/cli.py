@@ -5,7 +5,9 @@ nothing about rules or ratings."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import shlex
 import sys
 from typing import Any, Sequence
 
@@ -18,6 +20,8 @@ from arena.plugins import hookimpl
 from arena.referee.faults import FaultKind, Response
 
 __all__ = ["main"]
+
+MAX_WORKERS = 1024  # matches at once on one machine (each is a process, with its bots' processes)
 
 
 def _add_games(p: argparse.ArgumentParser, registry: Any) -> None:
@@ -138,6 +142,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from arena.matches import MatchSpec, play_match
+    from arena.players.seats import check_seat
     from arena.plugins import get_registry
     from arena.referee import FaultPolicy, TimeControl
 
@@ -153,9 +158,23 @@ def cmd_play(args: argparse.Namespace) -> int:
     spec = MatchSpec.single(game.name, bots, seed=seed, options=game.options, names=names, settings=settings,
                             time_control=TimeControl(args.per_decision, args.bank, args.increment),
                             policy=FaultPolicy.from_dict(policy_data), isolation=args.isolation)
-    result = play_match(spec, registry)
+    if args.record:  # before playing: a match whose record cannot be written would be lost
+        check_output_path("--record", args.record)
+    for bot in bots:  # the user's errors first: an unknown bot, a bad address or command
+        try:
+            check_seat(registry, bot, game.name, args.isolation)
+        except ArenaError as exc:
+            raise ArenaError(f"--seats: {exc}") from None
+    # Standard output is the arena's (--json): what an in-process bot prints goes to standard error
+    # (an isolated bot's goes to its own log, arena.players.isolated); a seat that still cannot be
+    # set up is that seat's fault.
+    with contextlib.redirect_stdout(sys.stderr):
+        result = play_match(spec, registry, tolerant=True)
     if args.record:
-        records.dump(result.record, args.record)
+        try:
+            records.dump(result.record, args.record)
+        except OSError as exc:  # checked before playing; the medium may still fail
+            raise ArenaError(f"--record {args.record}: cannot write it: {exc.strerror}") from None
     if args.json:
         print(json.dumps(result.as_dict(), indent=1))
         return 0
@@ -262,9 +281,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     registry = get_registry()
     config = tournament_config.load(args.file, registry)
     db = args.db or str(Path("results") / (Path(args.file).stem + ".db"))
+    if args.html:  # before any match
+        check_output_path("--html", args.html)
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        raise ArenaError(f"--workers must be a whole number from 1 to {MAX_WORKERS}, not {args.workers}")
     executor, options = _executor_choice(args, registry)
-    store = runner.run(config, registry, db, executor=executor, workers=args.workers,
-                       progress=not args.quiet, fresh=args.fresh, executor_options=options)
+    try:
+        with runner.interrupts_as_keyboard():
+            store = runner.run(config, registry, db, executor=executor, workers=args.workers,
+                               progress=not args.quiet, fresh=args.fresh, executor_options=options)
+    except runner.Interrupted as exc:
+        print(f"arena: interrupted: {exc.done} of {exc.total} matches are stored in {exc.db}; "
+              f"resume with: arena run {shlex.quote(args.file)} --db {shlex.quote(exc.db)}", file=sys.stderr)
+        return 130
     try:
         _show_board(store, as_json=False, html_path=args.html)
     finally:
@@ -294,7 +323,9 @@ def cmd_board(args: argparse.Namespace) -> int:
 
     if not Path(args.db).exists():
         raise ArenaError(f"{args.db}: no such results database")
-    store = Store(args.db)
+    if args.html:
+        check_output_path("--html", args.html)
+    store = Store(args.db, readonly=True)  # reads a database on a read-only medium too
     try:
         _show_board(store, as_json=args.json, html_path=args.html)
     finally:
@@ -313,22 +344,42 @@ def _show_board(store: Any, as_json: bool, html_path: str | None) -> None:
     else:
         print(board.text(data))
     if html_path:
-        Path(html_path).write_text(board.html_page(data), encoding="utf-8")
+        try:
+            Path(html_path).write_text(board.html_page(data), encoding="utf-8")
+        except OSError as exc:
+            raise ArenaError(f"--html {html_path}: cannot write it: {exc.strerror}") from None
         if not as_json:
             print(f"board written to {html_path}")
+
+
+def check_output_path(option: str, path: str) -> None:
+    """ArenaError unless a file can be written at ``path`` (its folder exists and is writable, and it
+    is no folder itself): checked before the work whose output it is."""
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise ArenaError(f"{option} {path}: the folder {folder} does not exist")
+    if target.is_dir():
+        raise ArenaError(f"{option} {path}: is a folder, not a file")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ArenaError(f"{option} {path}: cannot write there (a read-only medium, or not permitted)")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     try:
         record = records.load(args.record)
         replayed = records.replay(record)
+        summary = replayed.summary()
+        json.dumps(summary)
     except RecordError as exc:
         if args.json:
             print(json.dumps({"ok": False, "error": exc.as_dict()}, indent=1))
         else:
             print(f"arena: {args.record}: {exc}", file=sys.stderr)
         return 1
-    summary = replayed.summary()
     if args.json:
         print(json.dumps(summary))
         return 0

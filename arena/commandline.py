@@ -87,9 +87,13 @@ def _run(args: argparse.Namespace, who: str) -> int:
     except KeyboardInterrupt:
         print(f"{who}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of ours
-        sys.stderr.close()
-        return EXIT_OK
+    except OSError as exc:  # a file or a medium that failed where nothing more specific caught it
+        if isinstance(exc, BrokenPipeError):  # the reader went away (e.g. `| head`): not an error of ours
+            sys.stderr.close()
+            return EXIT_OK
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"{who}: error:{where} {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 EXIT_CODES = """exit codes:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from arena.games.base import SeededDecks
 from arena.players.hosts import Host
-from arena.players.seats import make_host
+from arena.players.seats import make_host, make_host_or_fault
 from arena.referee import FaultPolicy, Referee, TimeControl
 
 if TYPE_CHECKING:
@@ -85,14 +85,20 @@ class MatchSpec:
 
 
 @contextlib.contextmanager
-def open_hosts(registry: "Registry", spec: MatchSpec, game: "Game | None" = None) -> Iterator[list[Host]]:
-    """The hosts of ``spec``'s seats, closed when the block ends (those made so far, if one fails)."""
+def open_hosts(registry: "Registry", spec: MatchSpec, game: "Game | None" = None, *,
+               tolerant: bool = False) -> Iterator[list[Host]]:
+    """The hosts of ``spec``'s seats, closed when the block ends (those made so far, if one fails).
+
+    ``tolerant``: a seat that cannot be set up (its factory raises, its command never becomes
+    ready) is a host that crashes, a recorded fault of that seat, instead of an error (tournaments).
+    """
     name = game.name if game is not None else spec.game
+    make = make_host_or_fault if tolerant else make_host
     hosts: list[Host] = []
     try:
         for seat, bot in enumerate(spec.bots):
-            hosts.append(make_host(registry, bot, game=name, seed=spec.bot_seeds[seat],
-                                   isolation=spec.isolation, settings=spec.settings[seat]))
+            hosts.append(make(registry, bot, game=name, seed=spec.bot_seeds[seat],
+                              isolation=spec.isolation, settings=spec.settings[seat]))
         yield hosts
     finally:
         for host in hosts:
@@ -122,12 +128,14 @@ def play_match(
     *,
     ask_forced: bool = False,
     on_action: "Callable[[GameState, int, str, float | None], None] | None" = None,
+    tolerant: bool = False,
 ) -> "MatchResult":
-    """Play ``spec`` to its end and return the referee's result (hosts closed whatever happens)."""
+    """Play ``spec`` to its end and return the referee's result (hosts closed whatever happens);
+    ``tolerant`` as for :func:`open_hosts`."""
     if registry is None:
         from arena.plugins import get_registry
 
         registry = get_registry()
     game = registry.game(spec.game, spec.options)
-    with open_hosts(registry, spec, game) as hosts:
+    with open_hosts(registry, spec, game, tolerant=tolerant) as hosts:
         return referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()

@@ -39,10 +39,16 @@ def load(path: str | Path) -> dict[str, Any]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read record {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path} is not UTF-8 text: byte {exc.start} cannot be decoded") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    except RecursionError:
+        raise RecordError(f"{path}: the JSON is nested too deeply to be a record") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise RecordError(f"{path} is not a usable JSON record: {exc}") from None
     if not isinstance(data, dict):
         raise RecordError(f"{path}: a record is a JSON object, not {type(data).__name__}")
     return data
@@ -52,7 +58,19 @@ def replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any
     """Replay ``record`` action by action; raise :class:`RecordError` at the first problem.
 
     ``make_game(name, options)`` builds the game; by default the installed plugins are asked.
+    Whatever the record holds, the outcome is a Replay or a RecordError (never another exception).
     """
+    try:
+        return _replay(record, make_game)
+    except RecordError:
+        raise
+    except RecursionError:
+        raise RecordError("the record is nested too deeply to be replayed") from None
+    except Exception as exc:  # a value of the wrong type where the engine expected a card, a seat, ...
+        raise RecordError(f"the record is malformed: {type(exc).__name__}: {str(exc)[:200]}") from None
+
+
+def _replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any]], Game] | None) -> Replay:
     if make_game is None:
         from arena.plugins import get_registry
 
@@ -74,13 +92,17 @@ def replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any
     for index, hand in enumerate(hands):
         if not isinstance(hand, dict) or not isinstance(hand.get("deck"), list) or not isinstance(hand.get("actions"), list):
             raise RecordError(f"hand {index}: needs a 'deck' list and an 'actions' list", hand=index)
+        if not all(isinstance(card, str) for card in hand["deck"]):
+            raise RecordError(f"hand {index}: the deck holds something that is not a card (a string)", hand=index)
+        if "result" in hand and not isinstance(hand["result"], dict):
+            raise RecordError(f"hand {index}: its 'result' is not an object", hand=index)
     first_dealer = hands[0].get("dealer", 0) if hands else 0
-    if not isinstance(first_dealer, int):
+    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool):
         raise RecordError("hand 0: 'dealer' is not a seat number", hand=0)
     state = game.new_match(decks=FixedDecks([hand["deck"] for hand in hands], first_dealer))
     result = Replay(game, state)
     for index, hand in enumerate(hands):
-        _replay_hand(state, index, hand)
+        _replay_hand(state, index, hand, len(hands))
         if "result" in hand and index < len(state.deal_results):
             _compare(hand["result"].get("scores"), state.deal_results[index]["scores"], f"hand {index}", index)
     if len(state.deals) != len(hands):
@@ -95,7 +117,8 @@ def replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any
     return result
 
 
-def _replay_hand(state: GameState, index: int, hand: Mapping[str, Any]) -> None:
+def _replay_hand(state: GameState, index: int, hand: Mapping[str, Any], hands: int | None = None) -> None:
+    """Replay one deal entry; ``hands``: how many the record has (to name an action past the last)."""
     if len(state.deals) <= index:
         if state.is_over():
             raise RecordError(f"hand {index}: the game was already over before it", hand=index)
@@ -109,6 +132,8 @@ def _replay_hand(state: GameState, index: int, hand: Mapping[str, Any]) -> None:
         where = dict(hand=index, action_index=position, seat=seat, action=action)
         if len(state.deals) != index + 1:
             raise RecordError(f"hand {index}, action {position}: the hand had already ended", **where)
+        if to_act is None:
+            raise RecordError(f"hand {index}, action {position}: one action too many: the game was already over", **where)
         if to_act != seat:
             raise RecordError(
                 f"hand {index}, action {position}: seat {seat} acted but it was seat {to_act}'s turn",
@@ -117,6 +142,17 @@ def _replay_hand(state: GameState, index: int, hand: Mapping[str, Any]) -> None:
             )
         try:
             state.apply(action)
+        except RecordError as exc:  # the action ended the hand and the next deal has no deck in the record
+            if exc.action_index is not None or hands is None or index + 1 < hands:
+                raise  # located already, or about a deck the record does have (e.g. not the game's pack)
+            if position + 1 < len(hand["actions"]):
+                extra = _pair(hand["actions"][position + 1], index, position + 1)
+                raise RecordError(
+                    f"hand {index}, action {position + 1}: one action too many: the hand ended with action {position}",
+                    hand=index, action_index=position + 1, seat=extra[0], action=extra[1]) from None
+            raise RecordError(
+                f"hand {index}, action {position}: it ended the hand and the game goes on, but the record has "
+                f"no hand {index + 1} ({exc})", **where) from None
         except IllegalActionError as exc:
             raise RecordError(
                 f"hand {index}, action {position}: seat {seat} played {action!r}, which is illegal "
@@ -141,7 +177,7 @@ def _pair(item: Any, hand: int, position: int) -> tuple[int, str]:
 
 
 def _compare(carried: Any, computed: list[int], what: str, hand: int | None) -> None:
-    if carried is not None and list(carried) != list(computed):
+    if carried is not None and (not isinstance(carried, list) or list(carried) != list(computed)):
         raise RecordError(f"{what}: the record says scores {carried}, replaying gives {computed}", hand=hand)
 
 

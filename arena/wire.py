@@ -15,6 +15,7 @@ import math
 from typing import Any, Iterable, Mapping
 
 from arena.players.base import MatchInfo
+from arena.players.hosts import MAX_ANSWER_BYTES as _MAX_ANSWER_BYTES
 from arena.referee.observation import LazyObservation
 from arena.v1 import player_pb2 as pb
 
@@ -25,7 +26,7 @@ SERVICE_NAME = "arena.v1.Player"  # also the name its health status is reported 
 # what a bot sends (an action, its description) is a few dozen bytes. A message over its limit is
 # refused by gRPC (RESOURCE_EXHAUSTED) before anyone parses it.
 MAX_REQUEST_BYTES = 4 * 1024 * 1024  # arena -> bot
-MAX_ANSWER_BYTES = 64 * 1024  # bot -> arena
+MAX_ANSWER_BYTES = _MAX_ANSWER_BYTES  # bot -> arena: the same limit as an isolated bot's pipe
 
 
 class WireGarbage:

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-os.environ["TRICK_ARENA_PLUGINS"] = "tests.plugins.toy_game,tests.plugins.misbehaving"
+os.environ["TRICK_ARENA_PLUGINS"] = "tests.plugins.toy_game,tests.plugins.misbehaving,tests.plugins.hostile"
 
 from arena.plugins import get_registry  # noqa: E402
 from arena.plugins.manager import Registry  # noqa: E402

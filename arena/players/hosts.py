@@ -22,6 +22,9 @@ from typing import TYPE_CHECKING, Any
 from arena.players.base import MatchInfo, Player
 
 GRACE = 0.05  # seconds past the limit before a hard stop, so that a late answer can still be seen
+# The most the arena reads of one message from a bot, on every path (a process's pipe, gRPC): a
+# longer answer is malformed, and only an excerpt of it is kept (arena.referee.faults).
+MAX_ANSWER_BYTES = 64 * 1024
 
 
 class BotTimeout(Exception):
@@ -270,3 +273,21 @@ class InProcessHost(Host):
             call_with_deadline(self.player.close, 5.0)
         except (BotTimeout, BotCrash):
             pass
+
+
+class FailedHost(Host):
+    """A seat whose player could not be set up (its factory raised, its process or command did not
+    start): every call is that crash, so the match records it as the seat's fault and goes on
+    (forfeit, or substitutes up to the policy's limit) instead of stopping the tournament."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def start(self, info: MatchInfo, timeout: float) -> None:
+        raise BotCrash(self.message)
+
+    def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
+        raise BotCrash(self.message)
+
+    def notify(self, event: str, payload: dict[str, Any], timeout: float) -> None:
+        raise BotCrash(self.message)

@@ -21,13 +21,15 @@ import os
 import pickle
 import select
 import struct
+import sys
+import tempfile
 import time
 import traceback
 from typing import Any, Mapping
 
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo, Player
-from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host, ignored_calls
+from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, BotCrash, BotTimeout, Host, ignored_calls
 
 STARTUP_TIMEOUT = 60.0  # seconds for a fresh interpreter to import the bot; never charged to its clock
 # The modules the fork server imports before it forks bot processes: the arena's, never a bot's.
@@ -78,6 +80,9 @@ def _load(path: str) -> Any:
 # ``e`` + UTF-8 an exception's traceback, ``r`` + JSON ready (which notifications the bot ignores).
 
 _LENGTH = struct.Struct("!I")
+# The longest message read from a bot process: an answer of MAX_ANSWER_BYTES and its tag, or an
+# exception's traceback of as much (a longer traceback is cut by the bot process itself).
+_MESSAGE_LIMIT = MAX_ANSWER_BYTES + 1
 
 
 def _write(fd: int, data: bytes) -> None:
@@ -86,11 +91,24 @@ def _write(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-class _Reader:
-    """Whole messages from a file descriptor; ``deadline`` (perf_counter time) bounds the wait."""
+class _Oversized(Exception):
+    """A message longer than the reader's limit (the rest of it is never read)."""
 
-    def __init__(self, fd: int):
+    def __init__(self, length: int, limit: int):
+        self.length = length
+        super().__init__(f"a message of {length} bytes, over the limit of {limit}")
+
+
+class _Reader:
+    """Whole messages from a file descriptor; ``deadline`` (perf_counter time) bounds the wait.
+
+    ``limit``: the longest message accepted (None: any); a longer one raises :class:`_Oversized`
+    as soon as its length is read, so the arena never holds more of a bot's answer than that.
+    """
+
+    def __init__(self, fd: int, limit: int | None = None):
         self.fd = fd
+        self.limit = limit
         self.buffer = b""
         self.poller = select.poll()
         self.poller.register(fd, select.POLLIN)
@@ -100,7 +118,11 @@ class _Reader:
         buffer = self.buffer
         while True:
             if len(buffer) >= 4:
-                end = 4 + _LENGTH.unpack_from(buffer)[0]
+                length = _LENGTH.unpack_from(buffer)[0]
+                if self.limit is not None and length > self.limit:
+                    self.buffer = b""
+                    raise _Oversized(length, self.limit)
+                end = 4 + length
                 if len(buffer) >= end:
                     self.buffer = buffer[end:]
                     return buffer[4:end]
@@ -140,13 +162,77 @@ def _safe_repr(value: Any) -> str:
         return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
 
 
-def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: Any = None) -> None:
+LOG_LIMIT = 1024 * 1024  # bytes of a bot process's output kept in its log; the rest is dropped
+
+
+class _CappedLog:
+    """A bot process's ``sys.stdout`` and ``sys.stderr``: text to its log file, up to :data:`LOG_LIMIT`."""
+
+    def __init__(self, handle: Any, limit: int = LOG_LIMIT):
+        self.handle = handle
+        self.left = limit
+
+    def write(self, text: str) -> int:
+        if self.left > 0:
+            data = str(text).encode("utf-8", "replace")[:self.left]
+            self.left -= len(data)
+            try:
+                self.handle.write(data)
+                self.handle.flush()
+            except (OSError, ValueError):
+                self.left = 0
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _redirect_output(log_path: str) -> None:
+    """The bot's output goes to its own log, never to the arena's standard output or error."""
+    try:
+        handle = open(log_path, "ab", buffering=0)
+    except OSError:
+        handle = open(os.devnull, "ab", buffering=0)
+    os.dup2(handle.fileno(), 1)  # output below Python (C libraries, os.write) goes there too
+    os.dup2(handle.fileno(), 2)
+    sys.stdout = sys.stderr = _CappedLog(handle)  # type: ignore[assignment]
+
+
+def _quiet_child() -> None:
+    """A bot process leaves Ctrl-C to its arena (which stops it), and dies with its parent."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+
+
+def die_with_parent() -> None:
+    """Where the platform allows it (Linux), ask to be killed when the parent process dies."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
+
+
+def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: Any = None,
+          log_path: str | None = None) -> None:
     """The child's loop: make the player, then answer one message at a time until told to close.
+
+    ``log_path``: the file the bot's standard output and error go to (:class:`_CappedLog`).
 
     ``cpus``: the CPUs the arena's process may run on, which the bot process then keeps to (a fork
     of the fork server would otherwise have the fork server's): see :func:`arena_cpus`.
     """
     os.environ["ARENA_BOT_PROCESS"] = "1"  # lets a bot know it is isolated
+    _quiet_child()
+    if log_path:
+        _redirect_output(log_path)
     if cpus:
         try:
             os.sched_setaffinity(0, cpus)
@@ -156,7 +242,7 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
     try:
         player: Player = _load(path)(dict(settings), seed)
     except Exception:
-        _write(fd, b"e" + traceback.format_exc(limit=-3).encode("utf-8", "replace"))
+        _write(fd, _error(traceback.format_exc(limit=-3)))
         return
     _write(fd, b"r" + json.dumps({"ignores": sorted(ignored_calls(player))}).encode("utf-8"))
     reader = _Reader(fd)
@@ -179,9 +265,17 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
             else:
                 value = None
         except Exception:
-            _write(fd, b"e" + traceback.format_exc(limit=-3).encode("utf-8", "replace"))
+            _write(fd, _error(traceback.format_exc(limit=-3)))
             continue
         _write(fd, _answer(value))
+
+
+def _error(text: str) -> bytes:
+    """An ``e`` message: the traceback, its end kept when it is too long for the arena to read."""
+    data = text.encode("utf-8", "replace")
+    if len(data) > MAX_ANSWER_BYTES:
+        data = b"...(cut)\n" + data[-(MAX_ANSWER_BYTES - 16):]
+    return b"e" + data
 
 
 def _message(verb: str, payload: Any) -> bytes:
@@ -200,7 +294,17 @@ def _load_message(data: bytes) -> tuple[str, Any]:
 
 
 def _decode(data: bytes) -> tuple[str, Any]:
-    """(kind, value) of a message from the bot process: kind is ok, error, garbage or ready."""
+    """(kind, value) of a message from the bot process: kind is ok, error, garbage or ready.
+
+    Whatever the bytes, this returns: a message that does not decode is garbage (a fault of the bot).
+    """
+    try:
+        return _decode_strict(data)
+    except (ValueError, RecursionError) as exc:  # bad UTF-8 or JSON (UnicodeDecodeError, JSONDecodeError: ValueErrors)
+        return "garbage", f"an unreadable message from the bot process ({len(data)} bytes: {type(exc).__name__})"
+
+
+def _decode_strict(data: bytes) -> tuple[str, Any]:
     tag, body = data[:1], data[1:]
     if tag == b"s":
         return "ok", body.decode("utf-8")
@@ -213,7 +317,8 @@ def _decode(data: bytes) -> tuple[str, Any]:
     if tag == b"e":
         return "error", body.decode("utf-8", "replace")
     if tag == b"r":
-        return "ready", json.loads(body)
+        value = json.loads(body)
+        return ("ready", value) if isinstance(value, dict) else ("garbage", f"a malformed ready message ({len(data)} bytes)")
     return "garbage", f"an unreadable message from the bot process ({len(data)} bytes)"
 
 
@@ -247,19 +352,25 @@ class ProcessHost(Host):
         self.reader: _Reader | None = None
         self.ignored: frozenset[str] = frozenset()
         self.restarts = 0
-        self._spawn()
+        fd, self.log_path = tempfile.mkstemp(prefix="arena-bot-", suffix=".log")
+        os.close(fd)
+        try:
+            self._spawn()
+        except BaseException:
+            self._remove_log()
+            raise
 
     # -- process management ------------------------------------------------------------------
     def _spawn(self) -> None:
         parent, child = _CONTEXT.Pipe()
         self.process = _CONTEXT.Process(
-            target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus()), daemon=True,
+            target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus(), self.log_path), daemon=True,
             name=f"bot:{self.path}",
         )
         self.process.start()
         child.close()
         self.conn = parent
-        self.reader = _Reader(parent.fileno())
+        self.reader = _Reader(parent.fileno(), _MESSAGE_LIMIT)
         kind, value = self._receive(time.perf_counter() + STARTUP_TIMEOUT)
         if kind is None:
             self._kill()
@@ -277,6 +388,25 @@ class ProcessHost(Host):
         if self.conn is not None:
             self.conn.close()
         self.process = self.conn = self.reader = None
+
+    def output(self, limit: int = 800) -> str:
+        """The end of what the bot printed, for the cause of a crash ("" when it printed nothing)."""
+        try:
+            with open(self.log_path, "rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                handle.seek(max(0, handle.tell() - limit))
+                text = handle.read().decode("utf-8", "replace").strip()
+        except (OSError, ValueError, TypeError):
+            return ""
+        return f"; its last output: {text}" if text else ""
+
+    def _remove_log(self) -> None:
+        path, self.log_path = self.log_path, None
+        if path:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
     def _replace(self) -> None:
         """Kill the process and start a fresh one that knows the match (outside any clock)."""
@@ -298,7 +428,10 @@ class ProcessHost(Host):
             if self.process is not None:
                 self.process.join(1)
                 code = self.process.exitcode
-            raise BotCrash(f"the bot process died (exit code {code})") from None
+            raise BotCrash(f"the bot process died (exit code {code}){self.output()}") from None
+        except _Oversized as exc:  # the rest of it is still in the pipe: the process must go
+            self._kill()
+            return "oversized", f"an answer of {exc.length} bytes, over the limit of {MAX_ANSWER_BYTES}"
         if data is None:
             return None, None
         return _decode(data)
@@ -324,6 +457,10 @@ class ProcessHost(Host):
         elapsed = time.perf_counter() - start
         if kind == "error":
             raise BotCrash(value)
+        if kind == "oversized":  # the process was killed: the next call starts a fresh one
+            if elapsed > timeout:
+                raise BotTimeout(elapsed, timeout)
+            return _Garbage(f"<{value}>"), elapsed
         if kind == "garbage" or kind == "ready":
             return _Garbage(value if isinstance(value, str) else repr(value)), elapsed
         if elapsed > timeout:
@@ -351,6 +488,7 @@ class ProcessHost(Host):
             except (BotCrash, EOFError, OSError):
                 pass
         self._kill()
+        self._remove_log()
 
 
 class _Garbage:

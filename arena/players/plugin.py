@@ -6,8 +6,6 @@ gRPC is imported only when a gRPC seat is checked or made.
 
 from __future__ import annotations
 
-import shlex
-
 from arena.errors import ArenaError
 from arena.players.base import BotSpec
 from arena.players.hosts import Host, InProcessHost
@@ -36,13 +34,9 @@ def _command_host(request: SeatRequest) -> Host:
 
 
 def _check_command(name: str) -> None:
-    command = name[len(COMMAND_PREFIX):]
-    try:
-        words = shlex.split(command)
-    except ValueError as exc:
-        raise ArenaError(f"{name!r}: the command cannot be split into words: {exc}") from None
-    if not words:
-        raise ArenaError(f"{name!r}: no command after {COMMAND_PREFIX!r}; write cmd:PROGRAM ARGUMENTS")
+    from arena.players.remote import command_argv
+
+    command_argv(name[len(COMMAND_PREFIX):], 0)
 
 
 def _in_process(spec: BotSpec, request: SeatRequest) -> Host:
@@ -53,6 +47,22 @@ def _own_process(spec: BotSpec, request: SeatRequest) -> Host:
     from arena.players.isolated import ProcessHost
 
     return ProcessHost(spec.factory, request.settings, request.seed)
+
+
+def _importable(spec: BotSpec) -> None:
+    """A bot process imports the factory by its module and name: a lambda, a nested function or a
+    bound method cannot be found that way."""
+    from arena.players.isolated import _load, factory_path
+
+    path = factory_path(spec.factory)
+    try:
+        loaded = _load(path)
+    except Exception:
+        loaded = None
+    if loaded is not spec.factory:
+        raise ArenaError(f"bot {spec.name!r}: a bot process cannot import its factory {path} (a lambda, a nested "
+                         "function or a bound method); register a module-level function or class, or use "
+                         "isolation = \"inprocess\"")
 
 
 @hookimpl
@@ -69,5 +79,6 @@ def arena_register_seat_kinds() -> list[SeatKind]:
 def arena_register_isolations() -> list[Isolation]:
     return [
         Isolation("inprocess", "the bot runs in the arena's process (fastest; trusted bots only)", _in_process),
-        Isolation("process", "each bot in a process of its own, replaced after a crash or a timeout", _own_process),
+        Isolation("process", "each bot in a process of its own, replaced after a crash or a timeout", _own_process,
+                  _importable),
     ]

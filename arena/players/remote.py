@@ -176,6 +176,8 @@ class GrpcHost(Host):
         except grpc.RpcError as exc:
             elapsed = time.perf_counter() - start
             raise self._failure(what, exc, elapsed, timeout) from None
+        except ValueError as exc:  # "Cannot invoke RPC on closed channel!": the bot's command was stopped
+            raise BotCrash(f"the bot at {self.address} cannot be reached ({what}): {exc}") from None
         elapsed = time.perf_counter() - start
         if elapsed > timeout:
             raise BotTimeout(elapsed, timeout)
@@ -185,7 +187,12 @@ class GrpcHost(Host):
         code = exc.code() if hasattr(exc, "code") else None
         details = (exc.details() if hasattr(exc, "details") else "") or ""
         if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-            return BotTimeout(elapsed, timeout)
+            # A timeout only when the arena measured one: a bot that answers DEADLINE_EXCEEDED at
+            # once has not run out of time; it failed the call (a crash), whatever it says.
+            if elapsed >= timeout:
+                return BotTimeout(elapsed, timeout)
+            return BotCrash(f"the bot at {self.address} failed {what} with DEADLINE_EXCEEDED after "
+                            f"{elapsed:.3f} s, within its limit of {timeout:.3f} s: {details}")
         if code == grpc.StatusCode.UNAVAILABLE:
             return BotDisconnected(f"the bot at {self.address} is unreachable or disconnected ({what}): {details}")
         name = code.name if code is not None else "an unknown status"
@@ -218,11 +225,17 @@ class GrpcHost(Host):
         start = time.perf_counter()
         try:
             reply = self.stub.Decide(request, timeout=max(timeout, 0.0) + GRACE)
+        except ValueError as exc:  # "Cannot invoke RPC on closed channel!": the bot's command was stopped
+            raise BotCrash(f"the bot at {self.address} cannot be reached (Decide): {exc}") from None
         except grpc.RpcError as exc:
             elapsed = time.perf_counter() - start
             code, details = exc.code(), exc.details() or ""
-            if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _refused_size(details) == request.ByteSize():
-                raise BotCrash(f"the bot at {self.address} refused a request of {request.ByteSize()} bytes: {details}") from None
+            size = request.ByteSize()
+            if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _refused_size(details) == size:
+                # What the arena measured decides: its request was within the protocol's limit
+                # (gRPC refuses to send a larger one), so the refusal is the bot's fault, however worded.
+                raise BotCrash(f"the bot at {self.address} refused a request of {size} bytes, within the "
+                               f"{self.max_send} bytes every bot must accept: {details}") from None
             if code == grpc.StatusCode.RESOURCE_EXHAUSTED or (
                 code == grpc.StatusCode.INTERNAL and "deserializ" in details.lower()
             ):
@@ -257,6 +270,13 @@ def _refused_size(details: str) -> int | None:
 
 
 # -- launched commands ---------------------------------------------------------------------------
+
+
+def _die_with_parent() -> None:
+    """In the launched command, before it runs: die with the arena's process (Linux)."""
+    from arena.players.isolated import die_with_parent
+
+    die_with_parent()
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -326,6 +346,7 @@ class CommandHost(GrpcHost):
             self.process = subprocess.Popen(
                 command_argv(self.command, port), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
                 stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=_die_with_parent,
             )
         except OSError as exc:
             self.process = None
@@ -433,6 +454,8 @@ class CommandHost(GrpcHost):
             raise self._crash_cause(exc) from None
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
+        if not self._ready:  # it never became ready (or was stopped): say why, outside the clock
+            self._wait_ready()
         try:
             return super().decide(observation, timeout)
         except (BotTimeout, BotCrash) as exc:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from arena.errors import ArenaError
 from arena.players.base import BotSpec
-from arena.players.hosts import Host
+from arena.players.hosts import FailedHost, Host
 
 if TYPE_CHECKING:
     from arena.plugins.manager import Registry
@@ -53,11 +53,14 @@ class SeatKind:
 
 @dataclass(frozen=True)
 class Isolation:
-    """An isolation level for installed bots: ``make_host(spec, request)`` hosts one for a match."""
+    """An isolation level for installed bots: ``make_host(spec, request)`` hosts one for a match;
+    ``check(spec)`` raises :class:`ArenaError` when this level cannot host the bot at all (checked
+    before any match, like a seat kind's names)."""
 
     name: str
     summary: str
     make_host: Callable[[BotSpec, SeatRequest], Host]
+    check: Callable[[BotSpec], None] = lambda spec: None
 
 
 def seat_kind_of(registry: "Registry", name: str) -> SeatKind | None:
@@ -75,10 +78,11 @@ def check_seat(registry: "Registry", name: str, game: str, isolation: str) -> No
     if kind is not None:
         kind.check(name.strip())
         return
-    registry.isolation(isolation)
+    level = registry.isolation(isolation)
     spec = registry.bot(name.strip())
     if not spec.plays(game):
         raise ArenaError(f"bot {spec.name!r} does not play {game!r}; it plays {', '.join(spec.games or ())}")
+    level.check(spec)
 
 
 def make_host(
@@ -100,6 +104,16 @@ def make_host(
     if not spec.plays(game):
         raise ArenaError(f"bot {spec.name!r} does not play {game!r}; it plays {', '.join(spec.games or ())}")
     return level.make_host(spec, request)
+
+
+def make_host_or_fault(registry: "Registry", name: str, **kwargs: Any) -> Host:
+    """:func:`make_host`, except that a seat that cannot be set up is a :class:`FailedHost`: a
+    recorded crash of that seat, not the end of the tournament."""
+    try:
+        return make_host(registry, name, **kwargs)
+    except Exception as exc:
+        first = (str(exc).strip().splitlines() or [""])[-1]
+        return FailedHost(f"the seat {name!r} could not be set up: {type(exc).__name__}: {first}")
 
 
 def describe_seats(registry: "Registry") -> str:

@@ -8,6 +8,9 @@ from typing import Any, Mapping
 from arena.errors import ArenaError
 
 
+MAX_SECONDS = 86400.0  # the longest limit, bank or increment: a day (more is a typing error, or unrepresentable)
+
+
 @dataclass(frozen=True)
 class TimeControl:
     """All figures are seconds.
@@ -22,6 +25,12 @@ class TimeControl:
     increment: float = 0.0
 
     def __post_init__(self) -> None:
+        for name in ("per_decision", "bank", "increment"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise ArenaError(f"time control: {name} must be a number of seconds, not {value!r}")
+            if value is not None and not value <= MAX_SECONDS:  # also refuses inf and nan
+                raise ArenaError(f"time control: {name} must be at most {MAX_SECONDS:.0f} seconds (a day), not {value!r}")
         if not self.per_decision > 0:
             raise ArenaError(f"time control: per_decision must be > 0 seconds, not {self.per_decision!r}")
         if self.bank is not None and not self.bank > 0:

@@ -62,9 +62,23 @@ class FaultPolicy:
         return cls(**values)
 
 
+# What is kept of a fault's answer and message (a hostile bot's answer may be megabytes): an excerpt.
+MAX_ANSWER_CHARS = 200
+MAX_MESSAGE_CHARS = 2000
+
+
+def excerpt(text: str, limit: int) -> str:
+    """``text`` itself when it has at most ``limit`` characters, else its start and its length."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters in all)"
+
+
 @dataclass
 class Fault:
-    """One fault as recorded in the match result and the game record."""
+    """One fault as recorded in the match result and the game record.
+
+    A long answer or message is cut to an excerpt (:data:`MAX_ANSWER_CHARS`, :data:`MAX_MESSAGE_CHARS`)."""
 
     seat: int
     kind: FaultKind
@@ -74,6 +88,12 @@ class Fault:
     action_index: int
     response: Response
     substituted: str | None = None  # the action played for the bot
+
+    def __post_init__(self) -> None:
+        if isinstance(self.answer, str) and len(self.answer) > MAX_ANSWER_CHARS:
+            self.answer = excerpt(self.answer, MAX_ANSWER_CHARS)
+        if len(self.message) > MAX_MESSAGE_CHARS:
+            self.message = excerpt(self.message, MAX_MESSAGE_CHARS)
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)

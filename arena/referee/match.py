@@ -4,6 +4,7 @@ policy, and write the game record. The only place where rules meet players.
 
 from __future__ import annotations
 
+import copy
 import random
 import weakref
 from sys import getrefcount
@@ -15,7 +16,7 @@ from arena.players.base import MatchInfo
 from arena.players.hosts import BotCrash, BotTimeout, Host, deadline_scope
 from arena.referee.clock import Clock, TimeControl
 from arena.referee.faults import Fault, FaultKind, FaultPolicy, Response, Termination
-from arena.referee.observation import LazyObservation
+from arena.referee.observation import LazyObservation, attach
 
 
 @dataclass
@@ -149,7 +150,7 @@ class Referee:
         else:
             allowed = clock.allowed()
             observation = LazyObservation(legal_actions=legal, time_left=_round6(allowed), bank_left=_round6(bank))
-        observation.bind(state, seat)  # the rest is built when the bot first reads more
+        attach(observation, state, seat)  # the rest is built when the bot first reads more
         answer: Any = None
         try:
             try:
@@ -185,10 +186,10 @@ class Referee:
             return FaultKind.MALFORMED, f"the answer {_shown(answer)} is not an action string"
         action_id = self.game.action_id(answer)
         if action_id is None:
-            return FaultKind.MALFORMED, f"{answer!r} is not an action string of {self.game.title}"
+            return FaultKind.MALFORMED, f"{_shown(answer)} is not an action string of {self.game.title}"
         if action_id not in self.state.legal_action_ids():
             legal = ", ".join(self.state.legal_actions())
-            return FaultKind.ILLEGAL, f"{answer!r} is not legal in phase {self.state.phase!r}; legal: {legal}"
+            return FaultKind.ILLEGAL, f"{_shown(answer)} is not legal in phase {self.state.phase!r}; legal: {legal}"
         return None, ""
 
     def _apply(self, seat: int, action: str, elapsed: float | None) -> None:
@@ -271,7 +272,8 @@ class Referee:
             if payload is None:
                 payload = dict(self.state.deal_results[index])
                 payload["hand_index"] = index
-            if not self._notify(seat, "end_hand", payload):
+            # Each seat its own copy: a bot that changes what it is sent changes nothing of the match's.
+            if not self._notify(seat, "end_hand", _copied(payload)):
                 return False
         return True
 
@@ -318,7 +320,7 @@ class Referee:
             hands=list(state.deal_results),
             record=record,
         )
-        self._notify_all("end_match", lambda seat: {**result.as_dict(), "seat": seat})
+        self._notify_all("end_match", lambda seat: _copied({**result.as_dict(), "seat": seat}))
         return result
 
 
@@ -353,6 +355,11 @@ def _round6(seconds: float) -> float:
     return round(seconds, 6)
 
 
+def _copied(payload: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a notification's payload (plain data: lists, dicts, numbers, strings)."""
+    return copy.deepcopy(payload)
+
+
 def _jsonable(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
@@ -360,4 +367,6 @@ def _jsonable(value: Any) -> Any:
 
 
 def _shown(value: Any) -> str:
+    if isinstance(value, str) and len(value) > 80:  # not the repr of a megabyte answer, to cut it after
+        return repr(value[:80])[:80] + "..."
     return repr(value)[:80]

@@ -10,7 +10,13 @@ anything else is read: another key, ``in``, ``len``, iteration, ``keys``/``value
 
 It must show the state *of its decision*: when the bot's answer is in, the referee calls
 :meth:`LazyObservation.settle` on the observation if anything still holds it (a bot may keep one),
-before it applies the action, so a late read never sees a later state. The engine's ``observation()`` must give ``legal_actions`` equal to
+before it applies the action, so a late read never sees a later state.
+
+The bot never gets the state through the observation: the two slots that hold it (the state and the
+seat) are taken out of the class once it is made, so ``observation._state`` is no attribute at all;
+only this module reads them (:func:`attach`, :func:`source`). An in-process bot runs in the arena's
+own process and is trusted all the same (it could reach anything there); what every stored result
+says is checked by replaying its record (``arena.tournaments.runner``). The engine's ``observation()`` must give ``legal_actions`` equal to
 ``state.legal_actions()`` for the seat to act (the game interface requires it).
 """
 
@@ -32,25 +38,18 @@ class LazyObservation(dict):
         """The observation of ``seat`` in ``state``; ``known`` holds ``legal_actions`` (and the
         referee's keys): what is read without building the rest."""
         observation = cls(known)
-        observation._state = state
-        observation._seat = seat
+        _set_state(observation, state)
+        _set_seat(observation, seat)
         return observation
-
-    def bind(self, state: Any, seat: int) -> None:
-        """Make this the observation of ``seat`` in ``state``: what is not yet held is built from
-        them on first read (the referee's path: ``LazyObservation(legal_actions=..., ...)``, then
-        ``bind``; :meth:`make` does both)."""
-        self._state = state
-        self._seat = seat
 
     # -- building ------------------------------------------------------------------------------
     def settle(self) -> None:
         """Build the whole observation now (from the state as it is), if not done yet."""
-        state = getattr(self, "_state", None)
+        state = source(self)
         if state is None:
             return
-        self._state = None
-        full = state.observation(self._seat)
+        _set_state(self, None)
+        full = state.observation(_get_seat(self))
         added = dict.copy(self)  # legal_actions, the referee's keys, and anything the bot set
         dict.clear(self)
         dict.update(self, full)
@@ -58,11 +57,11 @@ class LazyObservation(dict):
 
     @property
     def built(self) -> bool:
-        return getattr(self, "_state", None) is None
+        return source(self) is None
 
     # -- reads that need the whole observation -----------------------------------------------
     def __missing__(self, key: Any) -> Any:
-        if getattr(self, "_state", None) is None:
+        if source(self) is None:
             raise KeyError(key)
         self.settle()
         return dict.__getitem__(self, key)
@@ -70,7 +69,7 @@ class LazyObservation(dict):
     def get(self, key: Any, default: Any = None) -> Any:
         value = dict.get(self, key, _MISSING)
         if value is _MISSING:
-            if getattr(self, "_state", None) is None:
+            if source(self) is None:
                 return default
             self.settle()
             return dict.get(self, key, default)
@@ -152,7 +151,7 @@ class LazyObservation(dict):
         return dict.setdefault(self, key, default)
 
     def clear(self) -> None:
-        self._state = None
+        _set_state(self, None)
         dict.clear(self)
 
     # -- copies and pickles are plain dicts ------------------------------------------------------
@@ -171,3 +170,28 @@ class LazyObservation(dict):
 
     def __copy__(self) -> dict[str, Any]:
         return self.copy()
+
+
+# The slots that hold the state and the seat, out of the class (see the module's doc): set and read
+# through their descriptors, here only.
+_STATE_SLOT = LazyObservation.__dict__["_state"]
+_SEAT_SLOT = LazyObservation.__dict__["_seat"]
+del LazyObservation._state, LazyObservation._seat
+_set_state = _STATE_SLOT.__set__
+_set_seat = _SEAT_SLOT.__set__
+_get_seat = _SEAT_SLOT.__get__
+_get_state = _STATE_SLOT.__get__
+
+
+def attach(observation: LazyObservation, state: Any, seat: int) -> None:
+    """Make ``observation`` the one of ``seat`` in ``state`` (what :meth:`LazyObservation.make` does)."""
+    _set_state(observation, state)
+    _set_seat(observation, seat)
+
+
+def source(observation: LazyObservation) -> Any:
+    """The state ``observation`` is still to be built from; None once built (or never attached)."""
+    try:
+        return _get_state(observation)
+    except AttributeError:  # the slot was never set
+        return None

@@ -114,6 +114,10 @@ def load(path: str | Path, registry: Any = None) -> TournamentConfig:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise TournamentFileError(f"{path}: cannot read it: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise TournamentFileError(f"{path}: not UTF-8 text: byte {exc.start} cannot be decoded") from None
+    except RecursionError:
+        raise TournamentFileError(f"{path}: nested too deeply to be a tournament file") from None
     except tomllib.TOMLDecodeError as exc:
         raise TournamentFileError(f"{path}: not valid TOML: {exc}") from exc
     return parse(data, str(path), registry)
@@ -152,8 +156,8 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
         raise fail("[tournament] seed", f"expected an integer or a string, got {seed!r}")
     parallel = _typed(head, "parallel", int, fail, "[tournament]", default=0)
-    if parallel < 0:
-        raise fail("[tournament] parallel", f"expected a whole number >= 0 (0: one per core), got {parallel}")
+    if not 0 <= parallel <= 1024:
+        raise fail("[tournament] parallel", f"expected a whole number from 0 (one per core) to 1024, got {parallel}")
     isolation = _typed(head, "isolation", str, fail, "[tournament]", default="process")
     if registry is not None and isolation not in registry.isolations:
         raise fail("[tournament] isolation", f"expected one of {', '.join(registry.isolations)}, got {isolation!r}")
@@ -225,6 +229,12 @@ def check_against(config: TournamentConfig, registry: Any, fail: Any) -> None:
         raise fail("[options]", str(exc)) from None
     # resolve the options so the stored tournament holds every option, defaults included
     object.__setattr__(config, "options", dict(game.options))
+    from arena.tournaments.schedule import MAX_MATCHES, count
+
+    matches = count(config, game)
+    if matches > MAX_MATCHES:
+        raise fail("[tournament] deal_sets", f"the schedule would hold {matches} matches ({len(config.bots)} bots, "
+                   f"{config.deal_sets} deal sets); at most {MAX_MATCHES} are allowed: fewer bots or deal sets")
     for index, entry in enumerate(config.bots):
         try:  # the seat kind checks its name; remote and launched bots are reached when their match starts
             check_seat(registry, entry.bot, config.game, config.isolation)

@@ -27,7 +27,7 @@ def play_spec(spec: MatchSpec) -> Outcome:
     string crosses the process boundary instead of thousands of small objects, and the encoding
     runs in parallel with the other workers rather than in the one process every result goes through.
     """
-    result = play_match(spec)
+    result = play_match(spec, tolerant=True)  # a seat that cannot be set up is that seat's fault
     return {"result": result.as_dict(), "record": json.dumps(result.record)}
 
 
@@ -78,6 +78,26 @@ def play_specs(specs: list[MatchSpec]) -> list[tuple[bool, Any]]:
     return outcomes
 
 
+def _start_worker(cpus: Any = None) -> None:
+    """Pool worker start-up: leave Ctrl-C to the arena (which stops the pool: one message, not one
+    traceback per worker), die with the arena's process, keep the arena's standard output free of
+    what in-process bots print, and keep to one CPU when ``cpus`` (a queue of them) is given."""
+    import signal
+    import sys
+
+    from arena.players.isolated import die_with_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+    try:
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+    except OSError:
+        pass
+    if cpus is not None:
+        _pin_worker(cpus)
+
+
 def _pin_worker(cpus: Any) -> None:
     """Pool worker start-up: keep this worker to the next CPU of the pool's list."""
     cpu = cpus.get()
@@ -104,7 +124,7 @@ class LocalPoolExecutor:
         self.workers = max(1, workers)
         self.chunk = chunk
         context = multiprocessing.get_context("spawn")
-        initializer, initargs = None, ()
+        initializer, initargs = _start_worker, ()
         cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
         if pin and 1 < self.workers <= len(cpus):
             # One CPU per worker: its matches and its bots' processes stay there (see
@@ -112,7 +132,7 @@ class LocalPoolExecutor:
             queue = context.SimpleQueue()
             for cpu in cpus[:self.workers]:
                 queue.put(cpu)
-            initializer, initargs = _pin_worker, (queue,)
+            initargs = (queue,)
         self.pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=initializer,
                                                            initargs=initargs)
 
@@ -130,3 +150,19 @@ class LocalPoolExecutor:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def stop(self) -> None:
+        """Stop at once (Ctrl-C, SIGTERM): cancel what has not started and kill the workers (their
+        bots' processes die with them); what is stored stays stored."""
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            try:
+                process.kill()
+            except (OSError, ValueError, AttributeError):
+                pass
+        for process in processes:
+            try:
+                process.join(5)
+            except (OSError, ValueError, AssertionError, AttributeError):
+                pass

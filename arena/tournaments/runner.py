@@ -7,12 +7,14 @@ schedule order, so an interrupted and resumed run ends with exactly the board of
 from __future__ import annotations
 
 import sys
+
 from pathlib import Path
 from typing import Any, Mapping
 
+from arena.errors import ArenaError
 from arena.matches import MatchSpec
-from arena.store import Store
-from arena.tournaments import schedule
+from arena.store import RunLock, Store
+from arena.tournaments import integrity, schedule
 from arena.tournaments.config import TournamentConfig
 
 
@@ -22,29 +24,105 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
     """Play every unfinished match of ``config`` on the registered ``executor`` (made with
     ``executor_options``), storing each as it finishes. Returns the store."""
     kind = registry.executor(executor)
-    if fresh and Path(db).exists():
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(db) + suffix).unlink(missing_ok=True)
-    game = registry.game(config.game, config.options)
-    specs = schedule.build(config, game)
-    store = Store(db)
-    store.begin_tournament(config.name, config.fingerprint(), config.as_dict(), [s.as_dict() for s in specs])
+    lock = RunLock(db)  # one run per database: a second one is told that it is in use
+    try:
+        if fresh and Path(db).exists():
+            for suffix in ("", "-wal", "-shm"):
+                try:
+                    Path(str(db) + suffix).unlink(missing_ok=True)
+                except OSError as exc:
+                    raise ArenaError(f"--fresh: cannot delete {db}{suffix}: {exc.strerror}") from None
+        game = registry.game(config.game, config.options)
+        specs = schedule.build(config, game)
+        store = Store(db)
+    except BaseException:
+        lock.release()
+        raise
+    store.lock = lock
+    try:
+        store.begin_tournament(config.name, config.fingerprint(), config.as_dict(), [s.as_dict() for s in specs])
+    except BaseException:
+        store.close()
+        raise
     pending = [MatchSpec.from_dict(spec) for spec in store.pending()]
     done, total = store.counts()
     if not pending:
         return store
-    runner = kind.make(workers or config.workers(), dict(executor_options or {}))
+    try:
+        runner = kind.make(workers or config.workers(), dict(executor_options or {}))
+    except BaseException:  # e.g. a Ray cluster that refuses us: the database is free again
+        store.close()
+        raise
     bar = _progress(len(pending), total, done) if progress else None
     try:
-        for spec, outcome in runner.run(pending):
-            store.save(spec.index, outcome["result"], outcome["record"])
-            if bar is not None:
-                bar.update(1)
+        _play_pending(runner, pending, store, registry, bar)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see interrupts_as_keyboard): keep what is stored
+        _ignore_interrupts()  # a second Ctrl-C while stopping would only leave a traceback
+        if bar is not None:
+            bar.close()
+            bar = None
+        getattr(runner, "stop", runner.close)()
+        done, total = store.counts()
+        store.close()
+        raise Interrupted(str(db), done, total) from None
+    except BaseException:
+        getattr(runner, "stop", runner.close)()
+        raise
+    else:
+        runner.close()
     finally:
         if bar is not None:
             bar.close()
-        runner.close()
     return store
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was interrupted; every finished match is stored (``done`` of ``total``)."""
+
+    def __init__(self, db: str, done: int, total: int):
+        self.db, self.done, self.total = db, done, total
+        super().__init__(f"{done} of {total} matches are stored in {db}")
+
+
+def interrupts_as_keyboard():
+    """A context in which SIGTERM stops the run as Ctrl-C does (KeyboardInterrupt in the main thread)."""
+    import contextlib
+    import signal
+
+    @contextlib.contextmanager
+    def scope():
+        def on_term(signum, frame):
+            raise KeyboardInterrupt
+
+        try:
+            previous = signal.signal(signal.SIGTERM, on_term)
+        except ValueError:  # not the main thread
+            yield
+            return
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+    return scope()
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        pass
+
+
+def _play_pending(runner: Any, pending: list[MatchSpec], store: Store, registry: Any, bar: Any) -> None:
+    for spec, outcome in runner.run(pending):
+        result = integrity.checked(spec, outcome["result"], outcome["record"], registry)  # never trusted
+        store.save(spec.index, result, outcome["record"])
+        if bar is not None:
+            bar.update(1)
 
 
 def _progress(pending: int, total: int, done: int):

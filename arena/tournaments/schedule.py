@@ -12,12 +12,31 @@ opponents held: luck cancels.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 from arena.matches import MatchSpec, seat_seed
 from arena.tournaments.config import TournamentConfig
 
 __all__ = ["MatchSpec", "build", "lineups"]
+
+
+MAX_MATCHES = 100_000  # the most matches a schedule may hold: it is built, and stored, before the first match
+
+
+def count(config: TournamentConfig, game: Any) -> int:
+    """How many matches :func:`build` makes, computed without making them."""
+    sides = game.num_sides
+    names = [b.name for b in config.bots]
+    if config.format == "gauntlet":
+        pool, size = len(names) - 1, sides - 1
+    else:
+        pool, size = len(names), sides
+    if pool >= size:
+        groups = math.comb(pool, size)
+    else:  # fewer bots than places: a few mixes, made to be counted
+        groups = len(lineups(names, sides, config.format, config.challenger))
+    return config.deal_sets * groups * sides
 
 
 def lineups(names: list[str], sides: int, fmt: str, challenger: str | None) -> list[tuple[str, ...]]:
@@ -39,6 +58,10 @@ def _groups(names: list[str], size: int, at_least_two: bool) -> list[tuple[str, 
 
 def build(config: TournamentConfig, game: Any) -> list[MatchSpec]:
     """Every match of the tournament, in schedule order: deal set, then lineup, then rotation."""
+    from arena.errors import ArenaError
+
+    if count(config, game) > MAX_MATCHES:
+        raise ArenaError(f"the schedule would hold {count(config, game)} matches; at most {MAX_MATCHES} are allowed")
     entries = {bot.name: bot for bot in config.bots}
     sides = game.num_sides
     matches: list[MatchSpec] = []
