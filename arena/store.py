@@ -73,6 +73,15 @@ class Store:
                 [(spec["index"], json.dumps(spec)) for spec in specs],
             )
 
+    def add_matches(self, specs: list[dict[str, Any]]) -> None:
+        """Add matches to the stored schedule, in one transaction (a series of ``arena match``
+        schedules its deal sets as it goes). A match already stored under its index is kept as it is."""
+        with self._transaction():
+            self.db.executemany(
+                "INSERT OR IGNORE INTO matches (idx, spec) VALUES (?, ?)",
+                [(spec["index"], json.dumps(spec)) for spec in specs],
+            )
+
     def save(self, index: int, result: dict[str, Any], record: dict[str, Any] | str) -> None:
         """Store one finished match in its own transaction. ``record`` may come already as JSON text."""
         text = record if isinstance(record, str) else json.dumps(record)
