@@ -103,3 +103,29 @@ def test_the_board_ratings_from_stored_matches():
     low, high = out["bots"]["x"]["elo_ci"]
     assert low < out["bots"]["x"]["elo"] < high
     assert out["los"]["x vs y"] > 0.5 and out["los"]["x vs y"] + out["los"]["y vs x"] == pytest.approx(1)
+
+
+def test_the_board_shows_both_ratings_in_text_json_and_html(tmp_path):
+    from arena import board
+    from arena.store import Store
+
+    store = Store(tmp_path / "b.db")
+    specs = [{"index": i, "lineup": ["x", "y"], "rotation": i % 2, "deal_set": i // 2, "seats": ["x", "y"] if i % 2 == 0 else ["y", "x"]}
+             for i in range(4)]
+    store.begin_tournament("t", "f", {"name": "t", "game": "toy", "bots": [{"name": "x"}, {"name": "y"}]}, specs)
+    for spec, ranking in zip(specs, ([0, 1], [1, 0], [0, 1], [0, 1])):  # x, x, x, y first
+        store.save(spec["index"], {"ranking": ranking, "scores": [3 - 2 * ranking[0], 3 - 2 * ranking[1]], "faults": [],
+                                   "think_times": [{"total": 0.0, "decisions": 1}] * 2}, {})
+    data = board.board_data(store)
+    store.close()
+    fitted = bradley_terry.ratings([(s, {"ranking": r}) for s, r in zip(specs, ([0, 1], [1, 0], [0, 1], [0, 1]))], ["x", "y"])
+    row = {r["bot"]: r for r in board.json_rows(data)}
+    assert row["x"]["bt_elo"] == pytest.approx(fitted["bots"]["x"]["elo"], abs=0.05) and row["x"]["bt_elo"] > 0
+    assert row["x"]["bt_elo_ci"] == pytest.approx(fitted["bots"]["x"]["elo_ci"], abs=0.05)
+    assert row["x"]["likelihood_of_superiority"]["y"] == pytest.approx(fitted["los"]["x vs y"], abs=1e-4)
+    assert data["likelihood_of_superiority"]["y vs x"] == pytest.approx(fitted["los"]["y vs x"], abs=1e-4)
+    text = board.text(data)
+    assert "Bradley–Terry (Plackett–Luce) rating" in text and f"{row['x']['bt_elo']:+.0f}" in text
+    assert f"{row['x']['likelihood_of_superiority']['y']:.1%}" in text
+    page = board.html_page(data)
+    assert 'id="bradley-terry"' in page and 'id="likelihood-of-superiority"' in page and "TrueSkill" in page
