@@ -125,6 +125,13 @@ class Store:
         for spec, result in rows:
             yield json.loads(spec), json.loads(result)
 
+    def results_from(self, index: int) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+        """(spec, result) of every finished match from schedule index ``index`` on, in schedule order."""
+        rows = self.db.execute("SELECT spec, result FROM matches WHERE result IS NOT NULL AND idx >= ? ORDER BY idx",
+                               (index,))
+        for spec, result in rows:
+            yield json.loads(spec), json.loads(result)
+
     def record(self, index: int) -> dict[str, Any] | None:
         row = self.db.execute("SELECT record FROM matches WHERE idx = ?", (index,)).fetchone()
         return json.loads(row[0]) if row and row[0] else None

@@ -204,6 +204,7 @@ def test_an_interrupted_series_resumes_to_the_verdict_of_an_uninterrupted_one(re
         indices = [spec["index"] for spec, _ in store.results()]
         assert indices == list(range(len(indices)))  # every match once, in schedule order
         assert store.tournament()["config"]["series"]["elo1"] == 60
+        assert series_module.evaluate(series, store, 2) == whole  # read afresh, not batch by batch
     finally:
         store.close()
     # run again: nothing is played, the same verdict

@@ -128,10 +128,12 @@ def observe(series: Series, matches: list[tuple[dict[str, Any], dict[str, Any]]]
     return points, margin
 
 
-def observations(series: Series, results: Iterable[tuple[dict[str, Any], dict[str, Any]]], per_set: int) -> Iterator[Observation]:
-    """The observations of the stored deal sets 0, 1, 2, ... as long as each is complete."""
+def observations(series: Series, results: Iterable[tuple[dict[str, Any], dict[str, Any]]], per_set: int,
+                 start: int = 0) -> Iterator[Observation]:
+    """The observations of the stored deal sets ``start``, ``start + 1``, ... as long as each is
+    complete (``results`` in schedule order, from deal set ``start`` on)."""
     bins = series.bin_count(per_set)
-    current, group = 0, []
+    current, group = start, []
     for spec, result in results:  # in schedule order: deal set by deal set
         if spec["deal_set"] != current:
             return  # deal set ``current`` is not complete: nothing after it counts yet
@@ -142,12 +144,29 @@ def observations(series: Series, results: Iterable[tuple[dict[str, Any], dict[st
             current, group = current + 1, []
 
 
-def evaluate(series: Series, store: Store, per_set: int) -> dict[str, Any]:
+class Tally:
+    """What :func:`evaluate` has read so far, so that the next look reads only the new deal sets:
+    the observations of the complete deal sets, and the test's decision on them."""
+
+    def __init__(self) -> None:
+        self.observations: list[Observation] = []
+        self.decision: sprt.Decision | None = None
+
+
+def evaluate(series: Series, store: Store, per_set: int, tally: Tally | None = None) -> dict[str, Any]:
     """Where the series stands, from the stored results: the test's decision, the estimate, and
-    what is stored."""
-    stored = list(observations(series, store.results(), per_set))
+    what is stored. With ``tally``, deal sets already read into it are not read again."""
+    tally = tally or Tally()
+    known = len(tally.observations)
+    new = list(observations(series, store.results_from(known * per_set), per_set, start=known))
+    tally.observations += new
+    stored = tally.observations
     bins = series.bin_count(per_set)
-    decision = sprt.sequential(series.test, (o.outcome for o in stored), bins, series.max_deal_sets)
+    if tally.decision is not None and tally.decision.observations == known:  # it stopped at the end of what was read
+        decision = sprt.sequential(series.test, (o.outcome for o in new), bins, series.max_deal_sets, tally.decision)
+    else:
+        decision = sprt.sequential(series.test, (o.outcome for o in stored), bins, series.max_deal_sets)
+    tally.decision = decision
     counted = stored[:decision.observations]
     margin, low, high = rating.mean_interval([o.margin for o in counted])
     if decision.verdict is not None:
@@ -236,9 +255,10 @@ def run(series: Series, registry: Any, db: str | Path, *, executor: str = "local
     say = report or (lambda line: None)
     store = Store(db)
     runner = None
+    tally = Tally()
     try:
         store.begin_tournament(series.config.name, series.fingerprint(), series.as_dict(), [])
-        state = evaluate(series, store, per_set)
+        state = evaluate(series, store, per_set, tally)
         if state["stored_deal_sets"] or store.counts()[1]:
             say(f"resuming from {db}: " + progress_line(state))
         while state["stopped"] is None:
@@ -255,7 +275,7 @@ def run(series: Series, registry: Any, db: str | Path, *, executor: str = "local
                 runner = kind.make(workers, dict(executor_options or {}))
             for spec, outcome in runner.run(todo):
                 store.save(spec.index, outcome["result"], outcome["record"])
-            state = evaluate(series, store, per_set)
+            state = evaluate(series, store, per_set, tally)
             say(progress_line(state))
     finally:
         if runner is not None:

@@ -137,11 +137,15 @@ class Decision:
     verdict: str | None  # "H0", "H1", or None (no bound reached yet, or the budget ran out)
 
 
-def sequential(test: SPRT, outcomes: Iterable[int], bins: int, budget: int | None = None) -> Decision:
+def sequential(test: SPRT, outcomes: Iterable[int], bins: int, budget: int | None = None,
+               start: Decision | None = None) -> Decision:
     """Run the test on ``outcomes`` (bin indices, in order) until a bound is reached, the outcomes
-    end, or ``budget`` of them have been counted. Later outcomes are not counted."""
-    counts = [0] * bins
-    value, verdict, n = 0.0, None, 0
+    end, or ``budget`` of them have been counted. Later outcomes are not counted. With ``start``
+    (an earlier decision without a verdict), ``outcomes`` are those that follow its observations."""
+    counts = list(start.counts) if start is not None else [0] * bins
+    value, verdict, n = (start.llr, start.verdict, start.observations) if start is not None else (0.0, None, 0)
+    if verdict is not None:
+        return start  # type: ignore[return-value]
     for outcome in outcomes:
         if budget is not None and n >= budget:
             break
