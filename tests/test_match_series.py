@@ -284,3 +284,45 @@ def test_equal_bots_never_accept_h1(capsys, tmp_path):
                     "--db", str(tmp_path / "rr.db"))
     assert state["stopped"] in ("H0", "budget") and state["verdict"] != "H1"
     assert state["a"] == "random-a" and state["b"] == "random-b"
+
+
+def test_a_killed_series_resumes_to_the_same_verdict(tmp_path):
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    argv = ["match", "random", "random", "--game", "toy", "--option", "target=40", "--isolation", "inprocess",
+            "--elo1", "60", "--bins", "matches", "--max-deal-sets", "60", "--batch", "2", "--workers", "1", "--json"]
+
+    def arena(db, **kwargs):
+        return subprocess.Popen([sys.executable, "-m", "arena.cli", *argv, "--db", str(db)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=os.environ.copy(), **kwargs)
+
+    whole = arena(tmp_path / "whole.db")
+    out, err = whole.communicate(timeout=300)
+    assert whole.returncode == 0, err
+    expected = json.loads(out)
+    assert expected["deal_sets"] >= 6, "the series should be long enough for the kill to land mid-run"
+    killed = tmp_path / "killed.db"
+    process = arena(killed, start_new_session=True)
+    deadline, done = time.monotonic() + 120, 0
+    while time.monotonic() < deadline and done < 5:
+        time.sleep(0.05)
+        try:
+            with sqlite3.connect(killed) as db:
+                done = db.execute("SELECT COUNT(result) FROM matches").fetchone()[0]
+        except sqlite3.Error:
+            continue
+    os.killpg(process.pid, signal.SIGKILL)  # the arena and its worker, mid-run
+    process.wait()
+    with sqlite3.connect(killed) as db:
+        assert 5 <= db.execute("SELECT COUNT(result) FROM matches").fetchone()[0] < 2 * expected["deal_sets"]
+    resumed = arena(killed)
+    out, err = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, err
+    assert "resuming from" in err
+    state = json.loads(out)
+    assert {**state, "db": None} == {**expected, "db": None}
