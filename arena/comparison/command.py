@@ -17,6 +17,11 @@ from arena.plugins import hookimpl
 from arena.referee.faults import FaultKind, FaultPolicy, Response
 
 
+DESCRIPTION = ("Play A against B on duplicate deal sets until a sequential probability ratio test decides "
+               "between H0 and H1 (or the budget of deal sets runs out), storing every match; run the same "
+               "command again to resume. See docs/comparing.md.")
+
+
 def _add_match(p: argparse.ArgumentParser, registry: Any) -> None:
     from arena.players.seats import describe_seats
 
@@ -72,7 +77,7 @@ def _add_match(p: argparse.ArgumentParser, registry: Any) -> None:
 @hookimpl
 def arena_register_commands() -> list[Command]:
     return [Command("match", "play A against B on duplicate deal sets until a sequential test decides", _add_match,
-                    cmd_match, description=__doc__.splitlines()[0] + " " + " ".join(__doc__.splitlines()[1:]))]
+                    cmd_match, description=DESCRIPTION)]
 
 
 def _finite(value: Any) -> Any:
