@@ -46,6 +46,7 @@ def board_data(store: Store) -> dict[str, Any]:
             "mean_think_ms": round(1000 * s.think_total / s.decisions, 3) if s.decisions else None,
         })
     rows.sort(key=lambda row: (-row["score"], row["bot"]))
+    superiority = _bradley_terry(rows, matches, bots)
     done, total = store.counts()
     return {
         "tournament": info["name"],
@@ -54,6 +55,7 @@ def board_data(store: Store) -> dict[str, Any]:
         "bots": rows,
         "head_to_head": {f"{a} vs {b}": wdl for (a, b), wdl in sorted(head.items())},
         "history": history,
+        "likelihood_of_superiority": superiority,
     }
 
 
@@ -82,6 +84,7 @@ def text(data: dict[str, Any]) -> str:
         for a in bots:
             grid.append([a] + ["" if a == b else _met(data, a, b, never="-") for b in bots])
         lines += _columns(grid)
+    lines += bradley_terry_text(data)
     return "\n".join(lines)
 
 
@@ -181,7 +184,69 @@ th {{ background: #f3f3f3; }} #head-to-head th {{ text-align: left; }}
 <h2>Head to head</h2>
 <p>Each cell: the row bot's wins–draws–losses against the column bot.</p>
 <table id="head-to-head">{''.join(h2h)}</table>
+{bradley_terry_html(data)}
 <h2>Ratings over the tournament</h2>
 <div id="rating-plot">{plot}</div>
 </body></html>
 """
+
+
+# -- Bradley–Terry / Plackett–Luce, beside TrueSkill ----------------------------------------------
+
+
+def _bradley_terry(rows: list[dict[str, Any]], matches: list, bots: list[str]) -> dict[str, float]:
+    """Add each row's Bradley–Terry rating (Elo units, mean 0) with its 95% interval and its
+    likelihood of superiority over each other bot; return the likelihoods by "a vs b"."""
+    from arena import bradley_terry
+
+    fitted = bradley_terry.ratings(matches, bots)
+    for row in rows:
+        bot = row["bot"]
+        row["bt_elo"] = round(fitted["bots"][bot]["elo"], 1)
+        row["bt_elo_ci"] = [round(value, 1) for value in fitted["bots"][bot]["elo_ci"]]
+        row["likelihood_of_superiority"] = {
+            other: round(fitted["los"][f"{bot} vs {other}"], 4) for other in bots if other != bot}
+    return {pair: round(p, 4) for pair, p in fitted["los"].items()}
+
+
+def _bt_order(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return sorted(data["bots"], key=lambda row: (-row["bt_elo"], row["bot"]))
+
+
+def bradley_terry_text(data: dict[str, Any]) -> list[str]:
+    """The Bradley–Terry section of the terminal board: ratings, then the likelihood of superiority."""
+    rows = _bt_order(data)
+    if len(rows) < 2:
+        return []
+    lines = ["", "Bradley–Terry (Plackett–Luce) rating, Elo units, mean 0"]
+    lines += _columns([["bot", "rating", "95% CI"]] + [
+        [row["bot"], f"{row['bt_elo']:+.0f}", f"{row['bt_elo_ci'][0]:+.0f} to {row['bt_elo_ci'][1]:+.0f}"] for row in rows])
+    lines += ["", "likelihood of superiority (the row bot stronger than the column bot)"]
+    bots = [row["bot"] for row in rows]
+    grid = [[""] + bots]
+    for row in rows:
+        grid.append([row["bot"]] + ["" if b == row["bot"] else f"{row['likelihood_of_superiority'][b]:.1%}" for b in bots])
+    lines += _columns(grid)
+    return lines
+
+
+def bradley_terry_html(data: dict[str, Any]) -> str:
+    """The Bradley–Terry section of the HTML board."""
+    e = html.escape
+    rows = _bt_order(data)
+    if len(rows) < 2:
+        return ""
+    bots = [row["bot"] for row in rows]
+    ratings = "".join(
+        f"<tr><td>{e(row['bot'])}</td><td>{row['bt_elo']:+.0f}</td>"
+        f"<td>{row['bt_elo_ci'][0]:+.0f} – {row['bt_elo_ci'][1]:+.0f}</td></tr>" for row in rows)
+    los = ["<tr><th></th>" + "".join(f"<th>{e(b)}</th>" for b in bots) + "</tr>"]
+    for row in rows:
+        cells = ["" if b == row["bot"] else f"{row['likelihood_of_superiority'][b]:.1%}" for b in bots]
+        los.append(f"<tr><th>{e(row['bot'])}</th>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return f"""<h2>Bradley–Terry (Plackett–Luce) ratings</h2>
+<p>Maximum likelihood over every finished match's ranking, in Elo units with mean 0, with 95% intervals
+(see docs/ratings.md).</p>
+<table id="bradley-terry"><tr><th>bot</th><th>rating</th><th>95% CI</th></tr>{ratings}</table>
+<p>Likelihood of superiority: the probability that the row bot is stronger than the column bot.</p>
+<table id="likelihood-of-superiority">{''.join(los)}</table>"""

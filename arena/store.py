@@ -135,6 +135,15 @@ class Store:
                 [(spec["index"], json.dumps(spec)) for spec in specs],
             )
 
+    def add_matches(self, specs: list[dict[str, Any]]) -> None:
+        """Add matches to the stored schedule, in one transaction (a series of ``arena match``
+        schedules its deal sets as it goes). A match already stored under its index is kept as it is."""
+        with self._transaction():
+            self.db.executemany(
+                "INSERT OR IGNORE INTO matches (idx, spec) VALUES (?, ?)",
+                [(spec["index"], json.dumps(spec)) for spec in specs],
+            )
+
     def save(self, index: int, result: dict[str, Any], record: dict[str, Any] | str) -> None:
         """Store one finished match in its own transaction. ``record`` may come already as JSON text."""
         text = record if isinstance(record, str) else json.dumps(record)
@@ -194,6 +203,13 @@ class Store:
         for idx, spec, result in rows:
             spec = _checked_spec(self._json(spec, f"match {idx}: its spec"), idx, self.path)
             yield spec, _checked_result(self._json(result, f"match {idx}: its result"), spec, idx, self.path)
+
+    def results_from(self, index: int) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+        """(spec, result) of every finished match from schedule index ``index`` on, in schedule order."""
+        rows = self.db.execute("SELECT spec, result FROM matches WHERE result IS NOT NULL AND idx >= ? ORDER BY idx",
+                               (index,))
+        for spec, result in rows:
+            yield json.loads(spec), json.loads(result)
 
     def record(self, index: int) -> dict[str, Any] | None:
         rows = self._query("SELECT record FROM matches WHERE idx = ?", index)

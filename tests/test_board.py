@@ -89,7 +89,12 @@ def test_pairs_that_never_met_show_a_dash_not_a_score():
     data = board_of(tournament())  # a and c never meet
     lines = board.text(data).splitlines()
     head = lines.index("head to head (row's wins-draws-losses against the column)")
-    grid = {line.split()[0]: line.split()[1:] for line in lines[head + 2:]}  # the diagonal is blank
+    rows = []
+    for line in lines[head + 2:]:  # the grid ends at the first blank line (other sections follow)
+        if not line.strip():
+            break
+        rows.append(line)
+    grid = {line.split()[0]: line.split()[1:] for line in rows}  # the diagonal is blank
     assert sorted(grid["a"]) == ["-", "0-0-4"] and sorted(grid["c"]) == ["-", "0-0-4"]
     assert sorted(grid["b"]) == ["4-0-0", "4-0-0"]
     assert "0-0-0" not in board.text(data)
