@@ -244,9 +244,11 @@ def _show_board(store: Any, as_json: bool, html_path: str | None) -> None:
     else:
         print(board.text(data))
     if html_path:
-        Path(html_path).write_text(board.html_page(data), encoding="utf-8")
+        Path(html_path).parent.mkdir(parents=True, exist_ok=True)
+        files = board.write_match_files(store, html_path) if data["tournament"] is not None else None
+        Path(html_path).write_text(board.html_page(data, files), encoding="utf-8")
         if not as_json:
-            print(f"board written to {html_path}")
+            print(f"board written to {html_path}" + (f" (replays and records of the matches in {Path(html_path).parent / files})" if files else ""))
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

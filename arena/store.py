@@ -29,6 +29,10 @@ CREATE TABLE IF NOT EXISTS matches (
     record      TEXT,                  -- the game record, with thinking times and faults
     finished_at REAL
 );
+CREATE TABLE IF NOT EXISTS meta (          -- facts about the runs, e.g. the arena versions that played
+    key         TEXT PRIMARY KEY,
+    value       TEXT NOT NULL             -- JSON
+);
 """
 
 
@@ -119,3 +123,20 @@ class Store:
     def record(self, index: int) -> dict[str, Any] | None:
         row = self.db.execute("SELECT record FROM matches WHERE idx = ?", (index,)).fetchone()
         return json.loads(row[0]) if row and row[0] else None
+
+    # -- facts about the runs (the board's settings) -------------------------------------------
+    def created(self) -> float | None:
+        """When the tournament was first started (seconds since the epoch), or None."""
+        row = self.db.execute("SELECT created FROM tournament").fetchone()
+        return row[0] if row else None
+
+    def meta(self) -> dict[str, Any]:
+        return {key: json.loads(value) for key, value in self.db.execute("SELECT key, value FROM meta")}
+
+    def note_version(self, version: str) -> None:
+        """Add ``version`` to the arena versions that have run this tournament (first one first)."""
+        versions = self.meta().get("arena_versions", [])
+        if version not in versions:
+            with self._transaction():
+                self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('arena_versions', ?)",
+                                (json.dumps(versions + [version]),))

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
+from arena import __version__
 from arena.matches import MatchSpec
 from arena.store import Store
 from arena.tournaments import schedule
@@ -29,6 +30,7 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
     specs = schedule.build(config, game)
     store = Store(db)
     store.begin_tournament(config.name, config.fingerprint(), config.as_dict(), [s.as_dict() for s in specs])
+    store.note_version(__version__)  # shown in the board's settings
     pending = [MatchSpec.from_dict(spec) for spec in store.pending()]
     done, total = store.counts()
     if not pending:
