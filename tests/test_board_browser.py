@@ -100,7 +100,7 @@ def test_from_the_board_a_click_opens_a_replay_that_steps_card_by_card(tmp_path,
         try:
             view = browser.new_page(viewport={"width": 1200, "height": 900})
             view.goto(page.as_uri())
-            assert view.locator("#matches tbody tr").count() == 9  # 3 pairs x 2 rotations... of 3 deal sets
+            assert view.locator("#matches tbody tr").count() == 18  # 3 deal sets x 3 lineups x 2 rotations
             assert view.locator("#rating-plot svg [id^=band-]").count() == 3  # a mu ± sigma band per bot
             assert view.locator("#faults tr").count() > 1  # the misfit's faults, one row each
             view.locator("#matches a.replay").nth(4).click()
@@ -124,11 +124,14 @@ def test_from_the_board_a_click_opens_a_replay_that_steps_card_by_card(tmp_path,
             assert len(cards()) == 6
             view.keyboard.press("ArrowLeft")
             assert table() == first
-            view.locator("#next-hand").click()
-            assert view.locator("#position").inner_text().startswith("hand 2 of")
-            assert len(cards()) == 8 and table() == []
-            view.keyboard.press("End")
-            assert "scores" in view.locator("#note").inner_text()
+            view.keyboard.press("Home")
+            assert cards() == dealt and table() == []
+            view.locator("#next-hand").click()  # a toy match is one hand: past its last, the last step
+            position = view.locator("#position").inner_text()
+            assert position.startswith("hand 1 of 1") and position.endswith("step 9 of 9")
+            assert "scores" in view.locator("#note").inner_text() and cards() == []
+            view.locator("#first").click()
+            assert cards() == dealt
             view.goto(page.as_uri())
             href = view.locator("#matches a.record").first.get_attribute("href")
             assert (tmp_path / href).is_file()
