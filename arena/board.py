@@ -356,7 +356,9 @@ def comparison_html(data: dict[str, Any], files: str | None) -> str:
                      '<table id="matches"><thead><tr><th>match</th><th>deal set</th><th>sides</th><th>scores</th>'
                      "<th>winner</th><th>faults</th><th>end</th><th>files</th></tr></thead><tbody>"
                      + "".join(rows) + "</tbody></table>")
-    return "\n".join(parts)
+    # the page's table style right-aligns and bolds its second column, meant for the board's bot names
+    style = "<style>#comparing td { text-align: left; font-weight: normal; }</style>"
+    return f'{style}<div id="comparing">' + "\n".join(parts) + "</div>"
 
 
 def write_match_files(store: Store, html_path: str | Path) -> str:

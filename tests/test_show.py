@@ -15,6 +15,7 @@ from arena import records
 from arena.errors import RecordError
 from arena.matches import MatchSpec, play_match
 from arena.plugins import get_registry
+from arena.referee import FaultPolicy
 from arena.replays import text as show_text
 from arena.replays import viewer
 from arena.replays.walk import hand_summary, walk
@@ -127,3 +128,21 @@ def test_arena_show_prints_and_writes_the_viewer(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "arena.cli", "show", str(tmp_path / "none.json")],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "cannot read record" in bad.stderr
+
+
+def test_a_forfeited_match_shows_its_unfinished_hand_and_the_forfeit():
+    registry = get_registry()
+    spec = MatchSpec.single("five_hundred", ["random", "bad-illegal", "random", "random"], seed=2,
+                            settings=[{}, {"after": 6}, {}, {}], policy=FaultPolicy.uniform("forfeit"))
+    record = play_match(spec, registry).record
+    assert record["termination"]["how"] == "forfeit"
+    walked = walk(record)
+    last = walked.hands[-1]
+    assert last.result is None
+    played = sum(len(t.cards) for t in last.tricks) + len(last.trick_in_progress)
+    assert played + len(last.bidding) + len(last.others) == len(record["hands"][-1]["actions"])
+    printed = show_text.text(walked)
+    assert "  Result: the hand was not finished" in printed
+    assert last.trick_in_progress  # seat 1 faulted with a card led before it
+    assert f"{len(last.tricks) + 1} (in play)" in printed
+    assert "; forfeit by seat 1 for an illegal fault: " in printed.splitlines()[-1]

@@ -127,7 +127,8 @@ def result_line(walk: Walk) -> str:
     termination = walk.record.get("termination") or {}
     if termination.get("how") == "forfeit":
         fault = termination.get("fault") or {}
-        text += (f"; forfeit by seat {fault.get('seat')} for a {fault.get('kind')} fault: "
+        kind = str(fault.get("kind"))
+        text += (f"; forfeit by seat {fault.get('seat')} for {'an' if kind[:1] in 'aeiou' else 'a'} {kind} fault: "
                  f"{str(fault.get('message', '')).splitlines()[0] if fault.get('message') else ''}")
     elif termination.get("how") == "unfinished" or (not result.get("over") and termination.get("how") != "forfeit"):
         text += "; not finished"

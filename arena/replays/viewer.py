@@ -72,7 +72,7 @@ tr.to-act th { background: #dfe9ff; }
 Keys: ← → one action, ↑ ↓ one hand, Home / End the first / last step.
 <a id="record-link" download="record.json" href="#">The record (JSON)</a></p>
 <div id="controls">
-<button id="first" title="Home">⏮ first</button><button id="prev-hand" title="↑">⏪ hand</button><button id="prev" title="←">◀ back</button><button id="next" title="→">next ▶</button><button id="next-hand" title="↓">hand ⏩</button><button id="last" title="End">last ⏭</button>
+<button id="first" title="Home">« first</button><button id="prev-hand" title="↑">‹‹ hand</button><button id="prev" title="←">‹ back</button><button id="next" title="→">next ›</button><button id="next-hand" title="↓">hand ››</button><button id="last" title="End">last »</button>
 <span id="position"></span>
 </div>
 <div id="note"></div>
@@ -80,7 +80,7 @@ Keys: ← → one action, ↑ ↓ one hand, Home / End the first / last step.
 <div><h2>Hands</h2><table id="hands"></table><p id="undealt" class="small"></p></div>
 <div><h2>Trick</h2><table id="trick"></table>
 <h2>Score</h2><table id="scores"></table><p id="contract"></p></div>
-<div><h2>Auction</h2><table id="auction"></table></div>
+<div><h2>Auction</h2><table id="auction"></table><p id="after-auction"></p></div>
 </div>
 <script type="application/json" id="replay-data">@DATA@</script>
 <script>
@@ -149,13 +149,25 @@ Keys: ← → one action, ↑ ↓ one hand, Home / End the first / last step.
     document.getElementById("contract").textContent = (f.contract ? "Contract: " + f.contract : "No contract yet") +
       (f.trump ? " \\u00b7 trump " + f.trump : "");
     var auction = clear(document.getElementById("auction"));
-    var order = [];
-    f.bidding.forEach(function (b) { if (order.indexOf(b[0]) < 0) order.push(b[0]); });
-    if (!f.bidding.length) { auction.appendChild(el("tr")).appendChild(el("td", "no call yet", "small")); }
+    // the first phase in which two or more seats act is the table; the others (a discard, a trump
+    // call, a beg) are listed under it
+    var segments = [], order = [], calls = [], rest = [];
+    f.bidding.forEach(function (b) {
+      if (!segments.length || segments[segments.length - 1][0][2] !== b[2]) segments.push([]);
+      segments[segments.length - 1].push(b);
+    });
+    segments.forEach(function (seg) {
+      var seats = seg.map(function (b) { return b[0]; }).filter(function (x, i, all) { return all.indexOf(x) === i; });
+      if (!calls.length && seats.length >= 2) calls = seg; else rest = rest.concat(seg);
+    });
+    document.getElementById("after-auction").textContent = rest.map(function (b) {
+      return b[2] + ": seat " + b[0] + " " + b[1]; }).join(", ");
+    calls.forEach(function (b) { if (order.indexOf(b[0]) < 0) order.push(b[0]); });
+    if (!calls.length) { auction.appendChild(el("tr")).appendChild(el("td", "no call yet", "small")); }
     else {
       var hr = el("tr"); order.forEach(function (s) { hr.appendChild(el("th", "seat " + s)); }); auction.appendChild(hr);
       var row = null, last = order.length;
-      f.bidding.forEach(function (b) {
+      calls.forEach(function (b) {
         var col = order.indexOf(b[0]);
         if (!row || col <= last) { row = el("tr"); order.forEach(function () { row.appendChild(el("td", "")); }); auction.appendChild(row); }
         row.children[col].textContent = b[1]; last = col;

@@ -293,7 +293,7 @@ def _frame(hand: int, position: int, seat: int | None, action: str | None, phase
         "text": action,
         "phase": phase,
         "hands": [list(h) for h in hands],
-        "bidding": [[s, a] for _, s, a in view.bidding],
+        "bidding": [[s, a, p] for p, s, a in view.bidding],
         "trick": [list(c) for c in trick],
         "winner": winner,
         "scores": shown.get("scores"),
