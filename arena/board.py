@@ -254,7 +254,7 @@ def _show(value: Any) -> str:
 def settings_line(settings: dict[str, Any]) -> str:
     tc = settings.get("time_control") or {}
     return (f"settings: game {settings['game']}; options {_show(settings['options'])}; time control {_show(tc)}; "
-            f"seed {settings['seed']}; deal sets {settings['deal_sets']}; started {settings['date'] or 'unknown'}; "
+            f"seed {settings['seed']}; deal sets {settings['deal_sets']}; started {settings.get('date') or 'unknown'}; "
             f"arena {', '.join(settings['arena_versions']) or 'unknown'}")
 
 
@@ -303,7 +303,7 @@ def comparison_html(data: dict[str, Any], files: str | None) -> str:
                  ("deal sets", settings["deal_sets"]), ("isolation", settings.get("isolation")),
                  ("bots", "; ".join(f"{n}: {b['bot']}" + (f" {_show(b['settings'])}" if b["settings"] else "")
                                     for n, b in settings["bots"].items())),
-                 ("started", settings["date"] or "unknown"),
+                 ("started", settings.get("date") or "unknown"),
                  ("arena version", ", ".join(settings["arena_versions"]) or "unknown")]
         parts.append('<h2>Settings</h2><table id="settings">' + "".join(
             f"<tr><th>{e(k)}</th><td>{e(_show(v))}</td></tr>" for k, v in items) + "</table>")
