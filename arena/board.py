@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import io
+from pathlib import Path
 from typing import Any
 
 from arena import rating
@@ -48,7 +49,7 @@ def board_data(store: Store) -> dict[str, Any]:
     rows.sort(key=lambda row: (-row["score"], row["bot"]))
     superiority = _bradley_terry(rows, matches, bots)
     done, total = store.counts()
-    return {
+    data = {
         "tournament": info["name"],
         "game": config["game"],
         "matches": [done, total],
@@ -57,6 +58,9 @@ def board_data(store: Store) -> dict[str, Any]:
         "history": history,
         "likelihood_of_superiority": superiority,
     }
+    data.update(comparison_data(store, info, matches, bots))
+    add_head_to_head(data)
+    return data
 
 
 def text(data: dict[str, Any]) -> str:
@@ -65,6 +69,8 @@ def text(data: dict[str, Any]) -> str:
         return "no tournament in this database"
     done, total = data["matches"]
     lines = [f"{data['tournament']} ({data['game']}): {done} of {total} matches"]
+    if data.get("settings"):
+        lines.append(settings_line(data["settings"]))
     header = ["#", "bot", "score", "mu", "sigma", "matches", "W", "D", "L", "win rate (95% CI)", "margin/deal set (95% CI)", "faults", "think ms"]
     table = [header]
     for place, row in enumerate(data["bots"], 1):
@@ -85,6 +91,7 @@ def text(data: dict[str, Any]) -> str:
             grid.append([a] + ["" if a == b else _met(data, a, b, never="-") for b in bots])
         lines += _columns(grid)
     lines += bradley_terry_text(data)
+    lines += comparison_text(data)
     return "\n".join(lines)
 
 
@@ -121,10 +128,16 @@ def rating_figure(data: dict[str, Any]) -> Any:
     history = data["history"]
     for row in data["bots"]:
         bot = row["bot"]
-        axes.plot(range(1, len(history) + 1), [point[bot] for point in history], label=bot)
+        line, = axes.plot(range(1, len(history) + 1), [point[bot] for point in history], label=bot)
+        sigmas = data.get("sigma_history")
+        if sigmas and len(sigmas) == len(history):  # the rating's uncertainty: mu ± sigma
+            mus = [point[bot] for point in history]
+            axes.fill_between(range(1, len(history) + 1), [m - sd[bot] for m, sd in zip(mus, sigmas)],
+                              [m + sd[bot] for m, sd in zip(mus, sigmas)], color=line.get_color(), alpha=0.15,
+                              linewidth=0, gid=f"band-{bot}")
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("matches rated (schedule order)")
-    axes.set_ylabel("TrueSkill mu")
+    axes.set_ylabel("TrueSkill mu (band: mu ± sigma)")
     axes.set_title("Rating over the tournament")
     # beside the axes, never over the lines (bbox_inches="tight" keeps it in the picture)
     axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, frameon=False)
@@ -144,8 +157,10 @@ def rating_plot_svg(data: dict[str, Any]) -> str:
     return svg[svg.index("<svg"):]
 
 
-def html_page(data: dict[str, Any]) -> str:
-    """One self-contained page: the board, the head-to-head table and the rating plot."""
+def html_page(data: dict[str, Any], files: str | None = None) -> str:
+    """One self-contained page: the board, the head-to-head table and the rating plot; then the
+    settings, the comparing sections and the match list (linked to ``files``/match-NNNN.html and
+    .json, the replays and records :func:`write_match_files` writes, when given)."""
     e = html.escape
     done, total = data["matches"]
     head = ["#", "bot", "score (mu-3sigma)", "mu", "sigma", "matches", "W", "D", "L", "win rate (95% CI)",
@@ -187,6 +202,7 @@ th {{ background: #f3f3f3; }} #head-to-head th {{ text-align: left; }}
 {bradley_terry_html(data)}
 <h2>Ratings over the tournament</h2>
 <div id="rating-plot">{plot}</div>
+{comparison_html(data, files)}
 </body></html>
 """
 
@@ -250,3 +266,211 @@ def bradley_terry_html(data: dict[str, Any]) -> str:
 <table id="bradley-terry"><tr><th>bot</th><th>rating</th><th>95% CI</th></tr>{ratings}</table>
 <p>Likelihood of superiority: the probability that the row bot is stronger than the column bot.</p>
 <table id="likelihood-of-superiority">{''.join(los)}</table>"""
+
+
+# -- for comparing: settings, the duplicate breakdown, margins head to head, faults, the matches ---
+
+def comparison_data(store: Store, info: dict[str, Any], matches: list, bots: list[str]) -> dict[str, Any]:
+    """The board's comparing sections, from the stored tournament and its finished matches."""
+    import datetime
+
+    from arena.replays.listing import match_row
+
+    config = info["config"]
+    sigmas: list[dict[str, float]] = []
+    rating.rate(matches, bots, sigmas)
+    lineups, pairs = rating.duplicate_breakdown(matches)
+    pair_margins = {}
+    for (a, b), values in sorted(pairs.items()):
+        mean, low, high = rating.mean_interval(values)
+        pair_margins[f"{a} vs {b}"] = {"margin": None if mean is None else round(mean, 2),
+                                       "margin_ci": None if low is None else [round(low, 2), round(high, 2)],
+                                       "deal_sets": len(values)}
+    faults = []
+    for spec, result in matches:
+        for fault in result["faults"]:
+            faults.append({"match": spec["index"], "deal_set": spec.get("deal_set"), "seat": fault["seat"],
+                           "bot": spec["seats"][fault["seat"]], "kind": fault["kind"], "response": fault.get("response"),
+                           "hand": fault.get("hand"), "action_index": fault.get("action_index"),
+                           "message": str(fault.get("message", "")).splitlines()[0] if fault.get("message") else ""})
+    created = store.created()
+    settings = {
+        "game": config["game"],
+        "options": config.get("options", {}),
+        "format": config.get("format"),
+        "time_control": config.get("time_control"),
+        "faults": config.get("faults"),
+        "seed": config.get("seed"),
+        "deal_sets": config.get("deal_sets"),
+        "isolation": config.get("isolation"),
+        "bots": {bot["name"]: {"bot": bot["bot"], "settings": bot.get("settings") or {}} for bot in config["bots"]},
+        "date": None if created is None else datetime.datetime.fromtimestamp(created, datetime.timezone.utc)
+        .strftime("%Y-%m-%d %H:%M UTC"),
+        "arena_versions": store.meta().get("arena_versions", []),
+    }
+    return {"settings": settings, "sigma_history": sigmas, "lineups": lineups, "pair_margins": pair_margins,
+            "fault_details": faults, "match_list": [match_row(spec, result) for spec, result in matches]}
+
+
+def add_head_to_head(data: dict[str, Any]) -> None:
+    """Each bot's row gains its record and its duplicate margin against every other bot (``--json``)."""
+    for row in data["bots"]:
+        mine = {}
+        for other in data["bots"]:
+            b = other["bot"]
+            if b == row["bot"]:
+                continue
+            wdl = data["head_to_head"].get(f"{row['bot']} vs {b}")
+            pair = data.get("pair_margins", {}).get(f"{row['bot']} vs {b}")
+            if wdl is None and pair is None:
+                continue
+            w, d, l = wdl or (0, 0, 0)
+            mine[b] = {"wins": w, "draws": d, "losses": l,
+                       "margin": pair["margin"] if pair else None, "margin_ci": pair["margin_ci"] if pair else None,
+                       "deal_sets": pair["deal_sets"] if pair else 0}
+        row["head_to_head"] = mine
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_show(v)}" for k, v in value.items()) or "none"
+    return "none" if value is None else str(value)
+
+
+def settings_line(settings: dict[str, Any]) -> str:
+    tc = settings.get("time_control") or {}
+    return (f"settings: game {settings['game']}; options {_show(settings['options'])}; time control {_show(tc)}; "
+            f"seed {settings['seed']}; deal sets {settings['deal_sets']}; started {settings.get('date') or 'unknown'}; "
+            f"arena {', '.join(settings['arena_versions']) or 'unknown'}")
+
+
+def _margin(value: float | None, ci: list[float] | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+.1f}" + (f" ({ci[0]:+.1f} to {ci[1]:+.1f})" if ci else "")
+
+
+def comparison_text(data: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    if data.get("lineups"):
+        lines += ["", "per lineup (margin per deal set, 95% CI; W-D-L)"]
+        grid = [["lineup", "deal sets", "bot", "margin", "W-D-L"]]
+        for entry in data["lineups"]:
+            for i, (bot, row) in enumerate(entry["bots"].items()):
+                grid.append([" / ".join(entry["lineup"]) if i == 0 else "", str(entry["deal_sets"]) if i == 0 else "",
+                             bot, _margin(row["margin"], row["margin_ci"]), f"{row['wins']}-{row['draws']}-{row['losses']}"])
+        lines += _columns(grid)
+    if data.get("pair_margins"):
+        lines += ["", "margins head to head (row's score minus the column's, per deal set, 95% CI)"]
+        bots = [row["bot"] for row in data["bots"]]
+        grid = [[""] + bots]
+        for a in bots:
+            grid.append([a] + ["" if a == b else _margin(*(lambda p: (p["margin"], p["margin_ci"]) if p else (None, None))(
+                data["pair_margins"].get(f"{a} vs {b}"))) for b in bots])
+        lines += _columns(grid)
+    if data.get("fault_details"):
+        lines += ["", "faults"]
+        grid = [["match", "seat", "bot", "kind", "response", "hand", "action", "message"]]
+        for f in data["fault_details"]:
+            grid.append([str(f["match"]), str(f["seat"]), f["bot"], f["kind"], str(f["response"]), _show(f["hand"]),
+                         _show(f["action_index"]), f["message"]])
+        lines += _columns(grid)
+    return lines
+
+
+def comparison_html(data: dict[str, Any], files: str | None) -> str:
+    e = html.escape
+    parts = []
+    settings = data.get("settings")
+    if settings:
+        tc = settings.get("time_control") or {}
+        items = [("game", settings["game"]), ("options", _show(settings["options"])), ("format", settings.get("format")),
+                 ("time control", _show(tc)), ("fault policy", _show(settings.get("faults"))), ("seed", settings["seed"]),
+                 ("deal sets", settings["deal_sets"]), ("isolation", settings.get("isolation")),
+                 ("bots", "; ".join(f"{n}: {b['bot']}" + (f" {_show(b['settings'])}" if b["settings"] else "")
+                                    for n, b in settings["bots"].items())),
+                 ("started", settings.get("date") or "unknown"),
+                 ("arena version", ", ".join(settings["arena_versions"]) or "unknown")]
+        parts.append('<h2>Settings</h2><table id="settings">' + "".join(
+            f"<tr><th>{e(k)}</th><td>{e(_show(v))}</td></tr>" for k, v in items) + "</table>")
+    if data.get("lineups"):
+        rows = []
+        for entry in data["lineups"]:
+            for i, (bot, row) in enumerate(entry["bots"].items()):
+                lead = (f'<td rowspan="{len(entry["bots"])}">{e(" / ".join(entry["lineup"]))}</td>'
+                        f'<td rowspan="{len(entry["bots"])}">{entry["deal_sets"]}</td>') if i == 0 else ""
+                rows.append(f"<tr>{lead}<td>{e(bot)}</td><td>{e(_margin(row['margin'], row['margin_ci']))}</td>"
+                            f"<td>{row['wins']}–{row['draws']}–{row['losses']}</td></tr>")
+        parts.append("<h2>Per lineup</h2><p>Each bot's duplicate margin per deal set in each lineup (95% CI), and its "
+                     'wins–draws–losses there.</p><table id="lineups"><tr><th>lineup</th><th>deal sets</th><th>bot</th>'
+                     "<th>margin per deal set</th><th>W–D–L</th></tr>" + "".join(rows) + "</table>")
+    if data.get("pair_margins"):
+        bots = [row["bot"] for row in data["bots"]]
+        grid = ["<tr><th></th>" + "".join(f"<th>{e(b)}</th>" for b in bots) + "</tr>"]
+        for a in bots:
+            cells = []
+            for b in bots:
+                p = data["pair_margins"].get(f"{a} vs {b}")
+                cells.append("" if a == b or p is None else _margin(p["margin"], p["margin_ci"]))
+            grid.append(f"<tr><th>{e(a)}</th>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>")
+        parts.append("<h2>Margins head to head</h2><p>The row bot's score minus the column bot's, per deal set "
+                     '(averaged over its rotations), with its 95% interval.</p><table id="pair-margins">'
+                     + "".join(grid) + "</table>")
+    faults = data.get("fault_details") or []
+    parts.append("<h2>Faults</h2>" + ("<p>None.</p>" if not faults else
+                 '<table id="faults"><tr><th>match</th><th>seat</th><th>bot</th><th>kind</th><th>response</th>'
+                 "<th>hand</th><th>action</th><th>message</th></tr>" + "".join(
+                     f"<tr><td>{f['match']}</td><td>{f['seat']}</td><td>{e(f['bot'])}</td><td>{e(f['kind'])}</td>"
+                     f"<td>{e(str(f['response']))}</td><td>{e(_show(f['hand']))}</td><td>{e(_show(f['action_index']))}</td>"
+                     f"<td>{e(f['message'])}</td></tr>" for f in faults) + "</table>"))
+    matches = data.get("match_list") or []
+    if matches:
+        from arena.replays.listing import file_stem
+
+        rows = []
+        for m in matches:
+            sides = " / ".join(m["sides"]) if m["sides"] else ", ".join(m["seats"])
+            faults_cell = str(m["faults"]) + (f" ({', '.join(m['fault_kinds'])})" if m["fault_kinds"] else "")
+            links = ""
+            if files is not None:
+                stem = f"{files}/{file_stem(m['index'])}"
+                links = f'<a class="replay" href="{e(stem)}.html">replay</a> · <a class="record" href="{e(stem)}.json">record</a>'
+            rows.append(f"<tr><td>{m['index']}</td><td>{m['deal_set']}</td><td>{e(sides)}</td><td>{e(', '.join(m['seats']))}</td>"
+                        f"<td>{e(' '.join(map(str, m['scores'])))}</td><td>{e(m['winner'] or 'none')}</td>"
+                        f"<td>{e(faults_cell)}</td><td>{e(m['termination'])}</td><td>{links}</td></tr>")
+        parts.append("<h2>Matches</h2><p>Every finished match, in schedule order; sides listed from side 0.</p>"
+                     '<table id="matches"><thead><tr><th>match</th><th>deal set</th><th>sides</th><th>seats (seat 0 first)</th>'
+                     "<th>scores</th><th>winner</th><th>faults</th><th>end</th><th>files</th></tr></thead><tbody>"
+                     + "".join(rows) + "</tbody></table>")
+    # the page's table style right-aligns and bolds its second column, meant for the board's bot names
+    style = "<style>#comparing td { text-align: left; font-weight: normal; }</style>"
+    return f'{style}<div id="comparing">' + "\n".join(parts) + "</div>"
+
+
+def write_match_files(store: Store, html_path: str | Path) -> str:
+    """Write, beside the board page ``html_path``, a folder ``<name>_files`` holding each finished
+    match's replay page and record (match-NNNN.html, .json); return the folder's name, relative to
+    the page, for its links. A file already holding the same record is not written again."""
+    import json
+
+    from arena.replays import viewer
+    from arena.replays.listing import file_stem
+    from arena.replays.walk import walk
+
+    page = Path(html_path)
+    folder = page.with_name(page.stem + "_files")
+    folder.mkdir(parents=True, exist_ok=True)
+    for spec, _ in store.results():
+        record = store.record(spec["index"])
+        if record is None:
+            continue
+        stem = file_stem(spec["index"])
+        text = json.dumps(record, indent=1) + "\n"
+        record_file, replay_file = folder / f"{stem}.json", folder / f"{stem}.html"
+        if record_file.exists() and replay_file.exists() and record_file.read_text(encoding="utf-8") == text:
+            continue
+        record_file.write_text(text, encoding="utf-8")
+        title = f"Match {spec['index']} (deal set {spec.get('deal_set', 0)}): {', '.join(spec['seats'])}"
+        replay_file.write_text(viewer.html_page(walk(record), title=title, back=(f"../{page.name}", "← the board")),
+                               encoding="utf-8")
+    return folder.name

@@ -345,11 +345,12 @@ def _show_board(store: Any, as_json: bool, html_path: str | None) -> None:
         print(board.text(data))
     if html_path:
         try:
-            Path(html_path).write_text(board.html_page(data), encoding="utf-8")
+            files = board.write_match_files(store, html_path) if data["tournament"] is not None else None
+            Path(html_path).write_text(board.html_page(data, files), encoding="utf-8")
         except OSError as exc:
             raise ArenaError(f"--html {html_path}: cannot write it: {exc.strerror}") from None
         if not as_json:
-            print(f"board written to {html_path}")
+            print(f"board written to {html_path}" + (f" (replays and records of the matches in {Path(html_path).parent / files})" if files else ""))
 
 
 def check_output_path(option: str, path: str) -> None:

@@ -39,8 +39,10 @@ def match_places(spec: dict[str, Any], result: dict[str, Any]) -> dict[str, int]
     return places
 
 
-def rate(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[str]):
-    """TrueSkill ratings after each match, in the order given. Returns (final ratings, history)."""
+def rate(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[str],
+         sigmas: list[dict[str, float]] | None = None):
+    """TrueSkill ratings after each match, in the order given. Returns (final ratings, history).
+    With ``sigmas``, each bot's sigma after each match is appended to it (the board's band)."""
     env = environment()
     ratings = {bot: env.create_rating() for bot in bots}
     history: list[dict[str, float]] = []
@@ -53,6 +55,8 @@ def rate(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[st
             for name, (new,) in zip(names, rated):
                 ratings[name] = new
         history.append({bot: ratings[bot].mu for bot in bots})
+        if sigmas is not None:
+            sigmas.append({bot: ratings[bot].sigma for bot in bots})
     return ratings, history
 
 
@@ -181,3 +185,51 @@ def duplicate_margins(spec: dict[str, Any], result: dict[str, Any], penalty: flo
         others = statistics.fmean(scores[:side] + scores[side + 1:])
         scores[side] = min(scores[side], others - penalty)
     return _margins(scores)
+
+
+# -- the duplicate comparison per lineup and per pair (the board's comparing sections) ------------
+
+def duplicate_breakdown(matches: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[list[dict[str, Any]], dict[tuple[str, str], list[float]]]:
+    """Per lineup: each bot's margin per deal set (its side's score minus the mean of the other
+    sides', averaged over the deal set's rotations) and its wins, draws and losses; and per pair
+    (a, b) of bots meeting in a lineup: a's score minus b's, averaged the same way, one value per
+    (deal set, lineup). Forfeits count through the scores the matches stored."""
+    per_lineup: dict[tuple[str, ...], dict[str, Any]] = {}
+    units: dict[tuple[tuple[str, ...], int], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    pair_units: dict[tuple[tuple[str, ...], int], dict[tuple[str, str], list[float]]] = defaultdict(lambda: defaultdict(list))
+    for spec, result in matches:
+        lineup = tuple(spec["lineup"])
+        k = len(lineup)
+        scores = result["scores"]
+        if k < 2 or len(scores) != k:
+            continue
+        entry = per_lineup.setdefault(lineup, {"lineup": list(lineup), "matches": 0,
+                                               "wdl": defaultdict(lambda: [0, 0, 0])})
+        entry["matches"] += 1
+        key = (lineup, spec["deal_set"])
+        by_side = [lineup[(side + spec["rotation"]) % k] for side in range(k)]
+        for side, score in enumerate(scores):
+            others = [scores[o] for o in range(k) if o != side]
+            units[key][by_side[side]].append(score - statistics.fmean(others))
+            for other in range(k):
+                if other != side and by_side[other] != by_side[side]:
+                    pair_units[key][(by_side[side], by_side[other])].append(score - scores[other])
+        for bot, place in match_places(spec, result).items():
+            firsts = [b for b, p in match_places(spec, result).items() if p == 0]
+            entry["wdl"][bot][0 if place == 0 and len(firsts) == 1 else 1 if place == 0 else 2] += 1
+    rows = []
+    for lineup, entry in per_lineup.items():
+        bots = {}
+        for bot in dict.fromkeys(lineup):
+            values = [statistics.fmean(u[bot]) for (lu, _), u in units.items() if lu == lineup and bot in u]
+            mean, low, high = mean_interval(values)
+            bots[bot] = {"margin": None if mean is None else round(mean, 2),
+                         "margin_ci": None if low is None else [round(low, 2), round(high, 2)],
+                         "wins": entry["wdl"][bot][0], "draws": entry["wdl"][bot][1], "losses": entry["wdl"][bot][2]}
+        deal_sets = len({ds for (lu, ds) in units if lu == lineup})
+        rows.append({"lineup": entry["lineup"], "matches": entry["matches"], "deal_sets": deal_sets, "bots": bots})
+    pairs: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for per_pair in pair_units.values():
+        for pair, values in per_pair.items():
+            pairs[pair].append(statistics.fmean(values))
+    return rows, dict(pairs)

@@ -30,6 +30,10 @@ CREATE TABLE IF NOT EXISTS matches (
     record      TEXT,                  -- the game record, with thinking times and faults
     finished_at REAL
 );
+CREATE TABLE IF NOT EXISTS meta (          -- facts about the runs, e.g. the arena versions that played
+    key         TEXT PRIMARY KEY,
+    value       TEXT NOT NULL             -- JSON
+);
 """
 
 
@@ -214,6 +218,28 @@ class Store:
     def record(self, index: int) -> dict[str, Any] | None:
         rows = self._query("SELECT record FROM matches WHERE idx = ?", index)
         return self._json(rows[0][0], f"match {index}: its record") if rows and rows[0][0] else None
+
+    # -- facts about the runs (the board's settings) -------------------------------------------
+    def created(self) -> float | None:
+        """When the tournament was first started (seconds since the epoch), or None."""
+        row = self.db.execute("SELECT created FROM tournament").fetchone()
+        return row[0] if row else None
+
+    def meta(self) -> dict[str, Any]:
+        try:
+            rows = self.db.execute("SELECT key, value FROM meta").fetchall()
+        except sqlite3.OperationalError:  # a database made before the table (opened read-only)
+            return {}
+        return {key: json.loads(value) for key, value in rows}
+
+    def note_version(self, version: str) -> None:
+        """Add ``version`` to the arena versions that have run this tournament (first one first)."""
+        versions = self.meta().get("arena_versions", [])
+        if version not in versions:
+            with self._transaction():
+                self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('arena_versions', ?)",
+                                (json.dumps(versions + [version]),))
+
 
     def _json(self, text: Any, what: str) -> Any:
         try:

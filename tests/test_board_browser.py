@@ -79,3 +79,64 @@ def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
         finally:
             browser.close()
     assert (tmp_path / "board.png").stat().st_size > 10_000
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+def test_from_the_board_a_click_opens_a_replay_that_steps_card_by_card(tmp_path, registry):
+    from arena.cli import _show_board
+
+    path = tmp_path / "t.toml"
+    path.write_text(TOURNAMENT)
+    db = tmp_path / "r.db"
+    store = runner.run(tconfig.load(path, registry), registry, db, executor="inline", progress=False)
+    page = tmp_path / "board.html"
+    try:
+        _show_board(store, as_json=False, html_path=str(page))  # what `arena run --html` and `arena board --html` do
+    finally:
+        store.close()
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )
+        try:
+            view = browser.new_page(viewport={"width": 1200, "height": 900})
+            view.goto(page.as_uri())
+            assert view.locator("#matches tbody tr").count() == 18  # 3 deal sets x 3 lineups x 2 rotations
+            assert view.locator("#rating-plot svg [id^=band-]").count() == 3  # a mu ± sigma band per bot
+            assert view.locator("#faults tr").count() > 1  # the misfit's faults, one row each
+            view.locator("#matches a.replay").nth(4).click()
+            view.wait_for_selector("#hands")
+            assert "match-0004.html" in view.url
+            assert view.locator("#position").inner_text().startswith("hand 1 of")
+
+            def cards() -> list[str]:
+                return view.locator("#hands .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+
+            def table() -> list[str]:
+                return view.locator("#trick .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+
+            dealt = cards()
+            assert len(dealt) == 8  # the toy game deals four cards to each of two seats
+            view.locator("#next").click()
+            first = table()
+            assert len(first) == 1 and first[0] in dealt and first[0] not in cards()  # the card left its hand
+            view.keyboard.press("ArrowRight")
+            assert len(table()) == 2 and "wins the trick" in view.locator("#trick").inner_text()
+            assert len(cards()) == 6
+            view.keyboard.press("ArrowLeft")
+            assert table() == first
+            view.keyboard.press("Home")
+            assert cards() == dealt and table() == []
+            view.locator("#next-hand").click()  # a toy match is one hand: past its last, the last step
+            position = view.locator("#position").inner_text()
+            assert position.startswith("hand 1 of 1") and position.endswith("step 9 of 9")
+            assert "scores" in view.locator("#note").inner_text() and cards() == []
+            view.locator("#first").click()
+            assert cards() == dealt
+            view.goto(page.as_uri())
+            href = view.locator("#matches a.record").first.get_attribute("href")
+            assert (tmp_path / href).is_file()
+        finally:
+            browser.close()

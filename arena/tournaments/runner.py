@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from arena.errors import ArenaError
+from arena import __version__
 from arena.matches import MatchSpec
 from arena.store import RunLock, Store
 from arena.tournaments import integrity, schedule
@@ -41,6 +42,7 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
     store.lock = lock
     try:
         store.begin_tournament(config.name, config.fingerprint(), config.as_dict(), [s.as_dict() for s in specs])
+        store.note_version(__version__)  # shown in the board's settings
     except BaseException:
         store.close()
         raise
