@@ -3,6 +3,7 @@ table, intervals, the rating plot (over synthetic results, no match played)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -10,10 +11,13 @@ import pytest
 from arena import board, rating
 
 
+_INDEX = itertools.count()
+
+
 def match(lineup, rotation, scores, *, deal_set=0, forfeit_seat=None):
     """A two-sided, four-seat match as the store gives it: the spec and the result."""
     by_side = [lineup[(side + rotation) % 2] for side in range(2)]
-    spec = {"lineup": list(lineup), "rotation": rotation, "deal_set": deal_set,
+    spec = {"index": next(_INDEX), "lineup": list(lineup), "rotation": rotation, "deal_set": deal_set,
             "seats": [by_side[seat % 2] for seat in range(4)]}
     if forfeit_seat is None:
         termination = {"how": "normal"}
@@ -74,7 +78,13 @@ def board_of(matches, bots=("a", "b", "c")):
 
     class FakeStore:
         def tournament(self):
-            return {"name": "t", "config": {"game": "toy", "bots": [{"name": b} for b in bots]}}
+            return {"name": "t", "config": {"game": "toy", "bots": [{"name": b, "bot": "random"} for b in bots]}}
+
+        def created(self):
+            return None
+
+        def meta(self):
+            return {}
 
         def results(self):
             return iter(matches)

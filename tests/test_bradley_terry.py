@@ -112,7 +112,7 @@ def test_the_board_shows_both_ratings_in_text_json_and_html(tmp_path):
     store = Store(tmp_path / "b.db")
     specs = [{"index": i, "lineup": ["x", "y"], "rotation": i % 2, "deal_set": i // 2, "seats": ["x", "y"] if i % 2 == 0 else ["y", "x"]}
              for i in range(4)]
-    store.begin_tournament("t", "f", {"name": "t", "game": "toy", "bots": [{"name": "x"}, {"name": "y"}]}, specs)
+    store.begin_tournament("t", "f", {"name": "t", "game": "toy", "bots": [{"name": "x", "bot": "random"}, {"name": "y", "bot": "random"}]}, specs)
     for spec, ranking in zip(specs, ([0, 1], [1, 0], [0, 1], [0, 1])):  # x, x, x, y first
         store.save(spec["index"], {"ranking": ranking, "scores": [3 - 2 * ranking[0], 3 - 2 * ranking[1]], "faults": [],
                                    "think_times": [{"total": 0.0, "decisions": 1}] * 2}, {})
