@@ -118,7 +118,7 @@ class ArenaParser(argparse.ArgumentParser):
     """argparse with "did you mean" for a misspelt subcommand, choice or option (Python 3.11's
     argparse has none), and an unknown option reported by the subcommand it was given to."""
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args=None, namespace=None):
         # A subcommand's parser reports what it does not know itself, with its own usage (argparse
         # would pass it up to the top level's, which names no option of the subcommand).
         parsed, extras = super().parse_known_args(args, namespace)
@@ -137,7 +137,7 @@ class ArenaParser(argparse.ArgumentParser):
                     hints.append(f"{given}: did you mean {close[0]}?")
         return ("; " + "; ".join(hints)) if hints else ""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         match = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if match:
             choices = re.findall(r"'([^']*)'", match.group(2))

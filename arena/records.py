@@ -129,7 +129,7 @@ def _replay_hand(state: GameState, index: int, hand: Mapping[str, Any], hands: i
     for position, item in enumerate(hand["actions"]):
         seat, action = _pair(item, index, position)
         to_act = state.current_player()
-        where = dict(hand=index, action_index=position, seat=seat, action=action)
+        where: dict[str, Any] = dict(hand=index, action_index=position, seat=seat, action=action)
         if len(state.deals) != index + 1:
             raise RecordError(f"hand {index}, action {position}: the hand had already ended", **where)
         if to_act is None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 EMPTY_BIN = 1e-3  # what an empty bin counts for in the LLR (as fishtest regularises)
 Z95 = 1.959963984540054
@@ -165,7 +165,7 @@ def _wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (0.0 if p <= 0 else low), (1.0 if p >= 1 else high)  # exactly, not by rounding
 
 
-def estimate(counts: Sequence[int]) -> dict[str, float | None]:
+def estimate(counts: Sequence[int]) -> dict[str, Any]:
     """A's mean score per deal set with its 95% interval, the same in logistic Elo, and the
     likelihood of superiority (the probability that the true score is above ½, normal
     approximation with the observed variance). The interval is Wilson's score interval, which treats

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 import traceback
-from typing import Any, Mapping
+from typing import Any, Mapping, overload
 
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo, Player
@@ -113,6 +113,11 @@ class _Reader:
         self.poller = select.poll()
         self.poller.register(fd, select.POLLIN)
 
+    @overload
+    def read(self, deadline: None = None) -> bytes: ...
+    @overload
+    def read(self, deadline: float | None) -> bytes | None: ...
+
     def read(self, deadline: float | None = None) -> bytes | None:
         """The next message; None when the deadline passed first. EOFError when the other end closed."""
         buffer = self.buffer
@@ -198,7 +203,7 @@ def _redirect_output(log_path: str) -> None:
         handle = open(os.devnull, "ab", buffering=0)
     os.dup2(handle.fileno(), 1)  # output below Python (C libraries, os.write) goes there too
     os.dup2(handle.fileno(), 2)
-    sys.stdout = sys.stderr = _CappedLog(handle)  # type: ignore[assignment]
+    sys.stdout = sys.stderr = _CappedLog(handle)
 
 
 def _quiet_child() -> None:
@@ -246,6 +251,7 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
         return
     _write(fd, b"r" + json.dumps({"ignores": sorted(ignored_calls(player))}).encode("utf-8"))
     reader = _Reader(fd)
+    value: Any  # what the player's call returned (start_match returns nothing)
     while True:
         try:
             verb, payload = _load_message(reader.read())
@@ -255,7 +261,8 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
             if verb == "act":
                 value = player.act(payload)
             elif verb == "start":
-                value = player.start_match(MatchInfo(**payload))
+                player.start_match(MatchInfo(**payload))
+                value = None
             elif verb in ("end_hand", "end_match"):
                 value = getattr(player, verb)(payload)
             elif verb == "close":
@@ -352,6 +359,7 @@ class ProcessHost(Host):
         self.reader: _Reader | None = None
         self.ignored: frozenset[str] = frozenset()
         self.restarts = 0
+        self.log_path: str | None
         fd, self.log_path = tempfile.mkstemp(prefix="arena-bot-", suffix=".log")
         os.close(fd)
         try:
@@ -391,6 +399,8 @@ class ProcessHost(Host):
 
     def output(self, limit: int = 800) -> str:
         """The end of what the bot printed, for the cause of a crash ("" when it printed nothing)."""
+        if self.log_path is None:  # removed (closed): nothing to read
+            return ""
         try:
             with open(self.log_path, "rb") as handle:
                 handle.seek(0, os.SEEK_END)

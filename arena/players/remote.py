@@ -327,7 +327,7 @@ class CommandHost(GrpcHost):
         self.restarts = 0
         self._launch_error: str | None = None
         self._ready = False
-        self._host_args = dict(seed=seed, settings=settings, max_send=max_send, max_receive=max_receive)
+        self._host_args: dict[str, Any] = dict(seed=seed, settings=settings, max_send=max_send, max_receive=max_receive)
         self._launch()
 
     def __repr__(self) -> str:

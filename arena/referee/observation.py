@@ -119,7 +119,7 @@ class LazyObservation(dict):
         result = self.__eq__(other)
         return result if result is NotImplemented else not result
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         self.settle()
@@ -176,7 +176,8 @@ class LazyObservation(dict):
 # through their descriptors, here only.
 _STATE_SLOT = LazyObservation.__dict__["_state"]
 _SEAT_SLOT = LazyObservation.__dict__["_seat"]
-del LazyObservation._state, LazyObservation._seat
+delattr(LazyObservation, "_state")  # the slots are no class attributes mypy knows of
+delattr(LazyObservation, "_seat")
 _set_state = _STATE_SLOT.__set__
 _set_seat = _SEAT_SLOT.__set__
 _get_seat = _SEAT_SLOT.__get__

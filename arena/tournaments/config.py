@@ -46,12 +46,13 @@ from arena.referee.clock import TimeControl
 from arena.referee.faults import FaultPolicy
 
 FORMATS = ("round_robin", "gauntlet")
-SECTIONS = {
+BOT_KEYS = {"name", "bot", "settings"}  # the keys of a [[bots]] table
+SECTIONS: dict[str, set[str] | None] = {
     "tournament": {"name", "game", "format", "challenger", "deal_sets", "seed", "parallel", "isolation"},
     "options": None,  # checked by the game
     "time_control": {"per_decision", "bank", "increment"},
     "faults": {"illegal", "malformed", "timeout", "crash", "max_faults"},
-    "bots": {"name", "bot", "settings"},
+    "bots": BOT_KEYS,
 }
 
 
@@ -171,8 +172,8 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
         if not isinstance(entry, dict):
             raise fail(key, "expected a table")
         for item in entry:
-            if item not in SECTIONS["bots"]:
-                raise fail(f"{key}.{item}", f"unknown key; keys: {', '.join(sorted(SECTIONS['bots']))}")
+            if item not in BOT_KEYS:
+                raise fail(f"{key}.{item}", f"unknown key; keys: {', '.join(sorted(BOT_KEYS))}")
         if "bot" not in entry:
             raise fail(f"{key}.bot", "missing; name an installed bot (see `arena bots`) or a gRPC address")
         bot = _typed(entry, "bot", str, fail, key, sep=".")

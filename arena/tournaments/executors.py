@@ -124,7 +124,8 @@ class LocalPoolExecutor:
         self.workers = max(1, workers)
         self.chunk = chunk
         context = multiprocessing.get_context("spawn")
-        initializer, initargs = _start_worker, ()
+        initializer = _start_worker
+        initargs: tuple[Any, ...] = ()
         cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
         if pin and 1 < self.workers <= len(cpus):
             # One CPU per worker: its matches and its bots' processes stay there (see

@@ -102,7 +102,7 @@ def checked(spec: "MatchSpec", result: dict[str, Any], record: Mapping[str, Any]
     return flagged
 
 
-def _replayed(spec: Mapping[str, Any], record: Mapping[str, Any], game: Any) -> Any:
+def _replayed(spec: "MatchSpec", record: Mapping[str, Any], game: Any) -> Any:
     from arena.records import _replay_hand
 
     state = game.new_match(seed=spec.deal_seed, decks=SeededDecks(spec.deal_seed))
