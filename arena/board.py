@@ -41,7 +41,7 @@ def board_data(store: Store) -> dict[str, Any]:
             "win_rate": round((s.wins + 0.5 * s.draws) / s.matches, 4) if s.matches else None,
             "win_rate_ci": [round(win_low, 4), round(win_high, 4)],
             "margin": None if margin is None else round(margin, 2),
-            "margin_ci": None if margin_low is None else [round(margin_low, 2), round(margin_high, 2)],
+            "margin_ci": None if margin_low is None or margin_high is None else [round(margin_low, 2), round(margin_high, 2)],
             "deal_sets": len(s.margins),
             "faults": dict(sorted(s.faults.items())),
             "mean_think_ms": round(1000 * s.think_total / s.decisions, 3) if s.decisions else None,
@@ -284,7 +284,7 @@ def comparison_data(store: Store, info: dict[str, Any], matches: list, bots: lis
     for (a, b), values in sorted(pairs.items()):
         mean, low, high = rating.mean_interval(values)
         pair_margins[f"{a} vs {b}"] = {"margin": None if mean is None else round(mean, 2),
-                                       "margin_ci": None if low is None else [round(low, 2), round(high, 2)],
+                                       "margin_ci": None if low is None or high is None else [round(low, 2), round(high, 2)],
                                        "deal_sets": len(values)}
     faults = []
     for spec, result in matches:

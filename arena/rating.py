@@ -224,7 +224,7 @@ def duplicate_breakdown(matches: list[tuple[dict[str, Any], dict[str, Any]]]) ->
             values = [statistics.fmean(u[bot]) for (lu, _), u in units.items() if lu == lineup and bot in u]
             mean, low, high = mean_interval(values)
             bots[bot] = {"margin": None if mean is None else round(mean, 2),
-                         "margin_ci": None if low is None else [round(low, 2), round(high, 2)],
+                         "margin_ci": None if low is None or high is None else [round(low, 2), round(high, 2)],
                          "wins": entry["wdl"][bot][0], "draws": entry["wdl"][bot][1], "losses": entry["wdl"][bot][2]}
         deal_sets = len({ds for (lu, ds) in units if lu == lineup})
         rows.append({"lineup": entry["lineup"], "matches": entry["matches"], "deal_sets": deal_sets, "bots": bots})

@@ -77,9 +77,9 @@ def hand_lines(walk: Walk, view: HandView) -> list[str]:
         shown = [(t.leader, t.cards, t.winner) for t in view.tricks]
         if view.trick_in_progress:
             shown.append((view.trick_in_progress[0][0], view.trick_in_progress, None))
-        for number, (leader, cards, winner) in enumerate(shown, 1):
+        for number, (leader, trick_cards, winner) in enumerate(shown, 1):
             row = ["." for _ in range(n)]
-            for seat, card in cards:
+            for seat, card in trick_cards:
                 row[seat] = card + ("*" if seat == winner else "")
             label = str(number) if winner is not None or number <= len(view.tricks) else f"{number} (in play)"
             table.append([label, "-" if leader is None else str(leader)] + row)

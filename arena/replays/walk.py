@@ -94,7 +94,7 @@ def walk(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any]]
         if frames:
             steps.append(_frame(index, -1, None, None, None, hands, obs[0], view, [], None,
                                 f"hand {index + 1}: dealer {view.dealer} deals"))
-        trick: list[tuple[int, str]] = [tuple(c) for c in obs[0].get("trick") or []]  # type: ignore[misc]
+        trick: list[tuple[int, str]] = [(int(c[0]), str(c[1])) for c in obs[0].get("trick") or []]
         done_tricks = len(obs[0].get("tricks") or [])
         played_any = False
         for position, (seat, action) in enumerate(entry["actions"]):
@@ -227,7 +227,7 @@ def _deal_view(index: int, entry: Mapping[str, Any], obs: list[dict[str, Any]], 
     dealt = [list(o.get("hand") or []) for o in obs]
     active = obs[0].get("active_seats")
     active = list(active) if isinstance(active, list) else list(range(n))
-    held = Counter()
+    held: Counter[str] = Counter()
     for hand in dealt:
         held.update(hand)
     rest = Counter(entry["deck"]) - held
