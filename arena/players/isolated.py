@@ -47,6 +47,29 @@ def _context() -> Any:
 _CONTEXT = _context()
 
 
+def _quiet_fork_server() -> None:
+    """Start the fork server (if it is not running) with its standard error on /dev/null.
+
+    When the process that asked it for a bot dies in the middle of the request (a pool worker
+    killed as the arena stops on Ctrl-C or SIGTERM), the fork server's loop ends with an EOFError
+    traceback, which would land in the arena's terminal. The bots it forks write to logs of their
+    own (``serve``), so nothing else of it is lost.
+    """
+    if _CONTEXT.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        forkserver.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
 def factory_path(factory: Any) -> str:
     """``module:qualname`` of a bot factory, so that a child process can import it. A lambda or a
     function defined inside another cannot be imported by name: that is said here, in the arena,
@@ -370,6 +393,7 @@ class ProcessHost(Host):
 
     # -- process management ------------------------------------------------------------------
     def _spawn(self) -> None:
+        _quiet_fork_server()
         parent, child = _CONTEXT.Pipe()
         self.process = _CONTEXT.Process(
             target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus(), self.log_path), daemon=True,
