@@ -13,11 +13,10 @@ from typing import Any, Sequence
 
 from arena import records
 from arena.account import print_record
-from arena.commandline import Command, main
+from arena.commandline import Command, add_clock_arguments, clock_from, main
 from arena.errors import ArenaError, RecordError
 from arena.options import parse_assignments, show_value
 from arena.plugins import hookimpl
-from arena.referee.faults import FaultKind, Response
 
 __all__ = ["main"]
 
@@ -52,15 +51,7 @@ def _add_play(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("--isolation", choices=tuple(registry.isolations), default="inprocess",
                    help="how installed bots are hosted: " + "; ".join(
                        f"{i.name}: {i.summary}" for i in registry.isolations.values()) + " (default inprocess)")
-    p.add_argument("--per-decision", type=float, default=5.0, metavar="SECONDS", help="time limit per decision (default 5)")
-    p.add_argument("--bank", type=float, default=None, metavar="SECONDS", help="a time bank per seat (optional)")
-    p.add_argument("--increment", type=float, default=0.0, metavar="SECONDS", help="added to the bank after each decision")
-    p.add_argument("--on-fault", choices=tuple(r.value for r in Response), default="forfeit",
-                   help="what every fault does (default forfeit)")
-    p.add_argument("--fault", action="append", default=[], metavar="KIND=RESPONSE",
-                   help=f"the response to one fault kind: {', '.join(k.value for k in FaultKind)} = "
-                        f"{' or '.join(r.value for r in Response)}")
-    p.add_argument("--max-faults", type=int, default=3, help="with substitute: a side forfeits at this many faults")
+    add_clock_arguments(p)
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--brief", action="store_true", help="one line per hand, without the actions")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -144,7 +135,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     from arena.matches import MatchSpec, play_match
     from arena.players.seats import check_seat
     from arena.plugins import get_registry
-    from arena.referee import FaultPolicy, TimeControl
 
     registry = get_registry()
     bots = [name.strip() for name in args.seats.split(",")]
@@ -152,12 +142,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     names = _seat_names(bots, args.name)
     settings = _seat_settings(len(bots), args.setting)
     seed = args.seed
-    policy_data: dict[str, Any] = {kind.value: args.on_fault for kind in FaultKind}
-    policy_data.update(parse_assignments(args.fault))
-    policy_data["max_faults"] = args.max_faults
+    time_control, policy = clock_from(args)
     spec = MatchSpec.single(game.name, bots, seed=seed, options=game.options, names=names, settings=settings,
-                            time_control=TimeControl(args.per_decision, args.bank, args.increment),
-                            policy=FaultPolicy.from_dict(policy_data), isolation=args.isolation)
+                            time_control=time_control, policy=policy, isolation=args.isolation)
     if args.record:  # before playing: a match whose record cannot be written would be lost
         check_output_path("--record", args.record)
     for bot in bots:  # the user's errors first: an unknown bot, a bad address or command

@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from arena.commandline import Command
+from arena.commandline import Command, add_clock_arguments, clock_from
 from arena.errors import ArenaError
 from arena.options import parse_assignments
 from arena.plugins import hookimpl
-from arena.referee.faults import FaultKind, FaultPolicy, Response
 
 
 DESCRIPTION = ("Play A against B on duplicate deal sets until a sequential probability ratio test decides "
@@ -50,15 +49,7 @@ def _add_match(p: argparse.ArgumentParser, registry: Any) -> None:
     test.add_argument("--max-deal-sets", type=int, default=1000, metavar="N",
                       help="the budget: stop without a verdict after N deal sets (default 1000)")
     clock = p.add_argument_group("time control and faults (as arena play)")
-    clock.add_argument("--per-decision", type=float, default=5.0, metavar="SECONDS", help="time limit per decision (default 5)")
-    clock.add_argument("--bank", type=float, default=None, metavar="SECONDS", help="a time bank per seat (optional)")
-    clock.add_argument("--increment", type=float, default=0.0, metavar="SECONDS", help="added to the bank after each decision")
-    clock.add_argument("--on-fault", choices=tuple(r.value for r in Response), default="forfeit",
-                       help="what every fault does (default forfeit)")
-    clock.add_argument("--fault", action="append", default=[], metavar="KIND=RESPONSE",
-                       help=f"the response to one fault kind: {', '.join(k.value for k in FaultKind)} = "
-                            f"{' or '.join(r.value for r in Response)}")
-    clock.add_argument("--max-faults", type=int, default=3, help="with substitute: a side forfeits at this many faults")
+    add_clock_arguments(clock)
     run = p.add_argument_group("running (as arena run)")
     run.add_argument("--db", help="the results database (default results/match-GAME-A-B.db); a series resumes from it")
     run.add_argument("--fresh", action="store_true", help="delete the database's earlier results first")
@@ -102,7 +93,6 @@ def build_series(args: argparse.Namespace, registry: Any):
     """The :class:`Series` the arguments describe, checked against the installed plugins."""
     from arena.comparison.series import Series
     from arena.comparison.sprt import SPRT
-    from arena.referee.clock import TimeControl
     from arena.tournaments.config import BotEntry, TournamentConfig, check_against
 
     if args.names:
@@ -123,9 +113,7 @@ def build_series(args: argparse.Namespace, registry: Any):
         raise ArenaError(f"--max-deal-sets must be at least 1, not {args.max_deal_sets}")
     if args.batch is not None and args.batch < 1:
         raise ArenaError(f"--batch must be at least 1 deal set, not {args.batch}")
-    policy_data: dict[str, Any] = {kind.value: args.on_fault for kind in FaultKind}
-    policy_data.update(parse_assignments(args.fault))
-    policy_data["max_faults"] = args.max_faults
+    time_control, policy = clock_from(args)
     seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
     config = TournamentConfig(
         name=f"match {names[0]} vs {names[1]}",
@@ -135,8 +123,8 @@ def build_series(args: argparse.Namespace, registry: Any):
         format="round_robin",
         seed=seed,
         isolation=args.isolation,
-        time_control=TimeControl(args.per_decision, args.bank, args.increment),
-        policy=FaultPolicy.from_dict(policy_data),
+        time_control=time_control,
+        policy=policy,
     )
 
     def fail(key: str, message: str) -> ArenaError:
