@@ -7,15 +7,18 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: tournament test install install-test clean
+.PHONY: tournament test install install-test system-packages clean
 
 tournament: install  ## the main job: a tournament of the bundled bots, then its results board
 	$(BIN)/arena run tournaments/five_hundred.toml --html results/five_hundred.html
 
-test: install-test  ## the whole test suite
+test: install-test system-packages  ## the whole test suite
 	$(BIN)/pytest
 
 install: $(VENV)/.installed
+
+system-packages:  ## chromium and bubblewrap, for the browser and sandbox tests (scripts/system-packages)
+	@scripts/system-packages
 
 install-test: $(VENV)/.installed-test
 

@@ -42,7 +42,7 @@ max_faults = 2
 """
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (make test installs it: scripts/system-packages)")
 def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
     path = tmp_path / "t.toml"
     path.write_text(TOURNAMENT)
@@ -81,7 +81,7 @@ def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
     assert (tmp_path / "board.png").stat().st_size > 10_000
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (make test installs it: scripts/system-packages)")
 def test_from_the_board_a_click_opens_a_replay_that_steps_card_by_card(tmp_path, registry):
     from arena.cli import _show_board
 
