@@ -91,15 +91,20 @@ class Strategy(Player):
         by_suit = {s: [t for t in hand if t[-1] == s] for s in SUITS}
         jacks = {s: sum(1 for t in by_suit[s] if t[:-1] == "J") for s in SUITS}
         nines = {s: sum(1 for t in by_suit[s] if t[:-1] == "9") for s in SUITS}
-        promised: defaultdict[str, float] = defaultdict(float)  # points a partner's bids promise, per strain
+        # Points a partner's bids promise, per strain. A form says the same thing however often it
+        # is repeated, so each partner counts once per strain, by its strongest promise (summing
+        # them made every raise in a bidding war look like new strength: both sides climbed to 56
+        # and redoubled, and lost nearly every such contract).
+        strongest: dict[tuple[int, str], float] = {}
         partners = self.partners(obs)
         for seat, action in obs["history"]:
             if seat in partners and action.startswith("bid"):
                 form, strain = self.describe(action)
-                if form == "plus_suit":
-                    promised[strain] += 3.0 * int(action.split()[1])
-                else:
-                    promised[strain] += PARTNER_PROMISE.get(form, 0.0)
+                worth = 3.0 * int(action.split()[1]) if form == "plus_suit" else PARTNER_PROMISE.get(form, 0.0)
+                strongest[seat, strain] = max(worth, strongest.get((seat, strain), 0.0))
+        promised: defaultdict[str, float] = defaultdict(float)
+        for (_, strain), worth in strongest.items():
+            promised[strain] += worth
         base = BASE.get((obs["hand_size"], self.teams_at_table(obs)), 56.0 / self.teams_at_table(obs) - 13)
         base += PER_POINT * total
         values = {}
