@@ -12,8 +12,10 @@ NotImplementedError passes them untested), at seeded random points of seeded ran
                       distribution of who holds each of them (chi-square test of homogeneity).
 ``resample_uniform``  in small positions (few hidden cards, every action of the deal seen by the seat),
                       every consistent deal — every split of the hidden cards among the other hands
-                      that ``with_hands`` accepts — is drawn with equal frequency, and no other
-                      (chi-square goodness of fit at a fixed seed, a generous bound).
+                      that ``with_hands`` accepts — is drawn as often as the deals of the physical
+                      cards that give it (equally often without repeated cards; a split giving two
+                      copies of a card to two seats stands for two deals), and no other (chi-square
+                      goodness of fit at a fixed seed, a generous bound).
 """
 
 from __future__ import annotations
@@ -157,8 +159,8 @@ def _hands(state: GameState, seats: list[int]) -> dict[int, list[str]]:
 
 
 def _others(state: GameState, seat: int) -> list[int]:
-    active = state.observation(seat)["active_seats"]
-    return [s for s in active if s != seat]
+    """The other seats (a seat sitting out this deal may still hold cards)."""
+    return [s for s in range(state.game.players) if s != seat]
 
 
 def _check_blind(state: GameState, seat: int, aux: random.Random, where: str,
@@ -232,6 +234,22 @@ def _splits(cards: list[str], sizes: list[int]) -> Iterator[list[list[str]]]:
             yield [hand] + tail
 
 
+def _copies(cards: list[str], split: list[list[str]]) -> int:
+    """How many deals of the physical cards give this split: with two copies of a card, a split
+    that gives them to two seats stands for two deals, to one seat for one."""
+    total = Counter(cards)
+    out = 1
+    for card, n in total.items():
+        ways = math.factorial(n)
+        placed = 0
+        for hand in split:
+            k = hand.count(card)
+            placed += k
+            ways //= math.factorial(k)
+        out *= ways // math.factorial(n - placed)
+    return out
+
+
 def _check_uniform(state: GameState, seat: int, aux: random.Random, where: str,
                    fail: Callable[[str, str], NoReturn]) -> None:
     if state.phase == "over":
@@ -254,10 +272,12 @@ def _check_uniform(state: GameState, seat: int, aux: random.Random, where: str,
             return
         candidates.append(split[:len(others)])
     consistent = []
+    weights = []
     for split in candidates:
         trial = state.with_hands(seat, dict(zip(others, split)), random.Random(f"{where}/uniform"))
         if trial is not None:
             consistent.append(tuple(tuple(h) for h in split))
+            weights.append(_copies(cards, split))
     if not consistent:
         fail("resample_uniform", f"at {where}: with_hands({seat}) accepts no split of the hidden cards, not even"
                                  f" the real one {hands}")
@@ -273,9 +293,11 @@ def _check_uniform(state: GameState, seat: int, aux: random.Random, where: str,
             fail("resample_uniform", f"at {where}: resample({seat}) drew hands {dict(zip(others, key))}, which no"
                                      f" consistent deal gives (consistent: {len(consistent)})")
         counts[key] += 1
-    expected = n / len(consistent)
-    stat = sum((counts[c] - expected) ** 2 / expected for c in consistent)
+    stat = 0.0
+    for c, w in zip(consistent, weights):
+        expected = n * w / sum(weights)
+        stat += (counts[c] - expected) ** 2 / expected
     p = chi2_sf(stat, len(consistent) - 1)
     if p < P_FAIL:
         fail("resample_uniform", f"at {where}: resample({seat}) does not draw the {len(consistent)} consistent deals"
-                                 f" equally often: {sorted(counts.values())} of {n} (chi-square p={p:.2g})")
+                                 f" as often as their deals: {sorted(counts.values())} of {n} (chi-square p={p:.2g})")

@@ -61,3 +61,74 @@ def test_the_chi_square_tail():
     assert chi2_sf(3.841, 1) == pytest.approx(0.05, abs=1e-3)
     assert chi2_sf(18.307, 10) == pytest.approx(0.05, abs=1e-3)
     assert chi2_sf(100, 3) < 1e-20 and chi2_sf(0, 4) == 1.0
+
+
+# -- the engines: positions with actions hidden from the seat, and non-default options -------------
+
+from arena.plugins import get_registry  # noqa: E402
+from arena.records import replay  # noqa: E402
+from arena.testing import ConformanceError, check_resample  # noqa: E402
+
+
+def hidden_action_positions(game, count, seed=0):
+    """(state, seat) where seat's history lacks some of the deal's actions (a discard, a gift)."""
+    rng = random.Random(seed)
+    found = []
+    for match in range(200):
+        state = game.new_match(seed=f"hidden/{match}")
+        while not state.is_over() and len(found) < count:
+            for seat in range(game.players):
+                if len(state.observation(seat)["history"]) < len(state.deals[-1]["actions"]) and rng.random() < 0.3:
+                    found.append((state.clone(), seat))
+                    break
+            state.apply_id(rng.choice(state.legal_action_ids()))
+        if len(found) >= count:
+            return found
+    return found
+
+
+HIDDEN = [("bid_euchre", {}), ("bid_euchre", {"joker": True}), ("bid_euchre", {"deck": "double48", "help_exchange_count": 2})]
+
+
+@pytest.mark.parametrize("name, options", HIDDEN, ids=[f"{n}-{o}" for n, o in HIDDEN])
+def test_actions_hidden_from_the_seat_are_filled_in(name, options):
+    game = get_registry().game(name, options)
+    positions = hidden_action_positions(game, 25)
+    assert len(positions) >= 10
+    for state, seat in positions:
+        for k in range(3):
+            sample = state.resample(seat, random.Random(k))
+            assert sample.observation(seat) == state.observation(seat)
+            again = replay(sample.record(), lambda n, o: type(game)(o)).state
+            assert [again.observation(s) for s in range(game.players)] == [
+                sample.observation(s) for s in range(game.players)]
+
+
+OPTIONS = [("bid_euchre", {"joker": True}), ("bid_euchre", {"deck": "double48", "help_exchange_count": 2}),
+           ("bid_euchre", {"ace_no_face": True, "illegal_play_mode": "penalize"}),
+           ("fifty_six", {"players": 6, "team_mode": "two_sides"}), ("fifty_six", {"deal_packet": 4})]
+
+
+@pytest.mark.parametrize("name, options", OPTIONS, ids=[f"{n}-{o}" for n, o in OPTIONS])
+def test_the_resample_checks_pass_with_other_options(name, options):
+    players = options.get("players", 4)
+    try:
+        check_resample(name, players=players, options={k: v for k, v in options.items() if k != "players"})
+    except ConformanceError as failure:
+        pytest.fail(str(failure), pytrace=False)
+
+
+def test_the_voids_follow_the_effective_suits():
+    game = get_registry().game("bid_euchre", {})
+    state = game.new_match(seed=3)
+    rng = random.Random(3)
+    checked = 0
+    while not state.is_over() and checked < 200:
+        if state.phase == "play" and state.table is not None:
+            voids = state.voids()
+            for seat, suits in voids.items():
+                for suit in suits:  # the seat holds no card of that effective suit
+                    assert not [t for t in range(25) if state.counts[seat][t] and "SCDH"[state.table.eff[t]] == suit]
+            checked += 1
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    assert checked
