@@ -106,6 +106,7 @@ class _Counter:
     def __init__(self, sizes: tuple[int, ...], classes: tuple[tuple[int, int], ...]):
         self.sizes, self.classes = sizes, classes
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.picks: dict[tuple[int, tuple[int, ...]], tuple[list[tuple[int, ...]], list[int]]] = {}
 
     def columns(self, slot: int, rem: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Every way slot ``slot`` can take its size from the classes allowed in it."""
@@ -145,14 +146,20 @@ class _Counter:
         return found
 
     def pick(self, slot: int, rem: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
-        columns, cumulative, total = [], [], 0
-        for column in self.columns(slot, rem):
-            rest = self.count(slot + 1, tuple(r - t for r, t in zip(rem, column)))
-            if rest:
-                total += _ways(rem, column) * rest
-                columns.append(column)
-                cumulative.append(total)
-        return columns[bisect.bisect_right(cumulative, rng.randrange(total))]
+        table = self.picks.get((slot, rem))
+        if table is None:  # made once per (slot, rem): a search bot resamples one position many times
+            columns, cumulative, total = [], [], 0
+            for column in self.columns(slot, rem):
+                rest = self.count(slot + 1, tuple(r - t for r, t in zip(rem, column)))
+                if rest:
+                    total += _ways(rem, column) * rest
+                    columns.append(column)
+                    cumulative.append(total)
+            table = self.picks[slot, rem] = (columns, cumulative)
+        columns, cumulative = table
+        if len(columns) == 1:
+            return columns[0]
+        return columns[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
 
 
 def _ways(rem: tuple[int, ...], column: tuple[int, ...]) -> int:

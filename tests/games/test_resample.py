@@ -106,7 +106,9 @@ def test_actions_hidden_from_the_seat_are_filled_in(name, options):
 
 OPTIONS = [("bid_euchre", {"joker": True}), ("bid_euchre", {"deck": "double48", "help_exchange_count": 2}),
            ("bid_euchre", {"ace_no_face": True, "illegal_play_mode": "penalize"}),
-           ("fifty_six", {"players": 6, "team_mode": "two_sides"}), ("fifty_six", {"deal_packet": 4})]
+           ("fifty_six", {"players": 6, "team_mode": "two_sides"}), ("fifty_six", {"deal_packet": 4}),
+           ("all_fours", {"no_undertrump": True, "deal_packet": 1}), ("all_fours", {"illegal_play_mode": "penalize"}),
+           ("all_fours", {"players": 2, "kick_values": "tobago"})]
 
 
 @pytest.mark.parametrize("name, options", OPTIONS, ids=[f"{n}-{o}" for n, o in OPTIONS])
