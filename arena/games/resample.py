@@ -221,9 +221,9 @@ def with_hands(real: "GameState", layout: Layout, hands: Mapping[int, Sequence[s
     rest = list(layout.cards)
     slots: list[list[str]] = [[] for _ in layout.sizes]
     for index, owner in enumerate(layout.owners):
-        if owner is None:
+        if owner is None or owner not in hands:  # (a hand not given goes with the pools)
             continue
-        given = list(hands.get(owner, ()))
+        given = list(hands[owner])
         if len(given) != layout.sizes[index]:
             return None
         for card in given:
@@ -231,7 +231,7 @@ def with_hands(real: "GameState", layout: Layout, hands: Mapping[int, Sequence[s
                 return None
             rest.remove(card)
         slots[index] = given
-    pools = [i for i, owner in enumerate(layout.owners) if owner is None]
+    pools = [i for i, owner in enumerate(layout.owners) if owner is None or owner not in hands]
     rng.shuffle(rest)
     start = 0
     for index in pools:

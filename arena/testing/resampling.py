@@ -158,6 +158,13 @@ def _hands(state: GameState, seats: list[int]) -> dict[int, list[str]]:
     return {s: list(state.observation(s)["hand"]) for s in seats}
 
 
+def _blind(state: GameState, seats: list[int]) -> bool:
+    """Whether a seat does not see its own hand (blind misère before a look): the kit cannot tell
+    its cards from its observation, so it makes no claim here."""
+    sizes = state.observation(seats[0])["hand_sizes"] if seats else []
+    return any(len(state.observation(s)["hand"]) != sizes[s] for s in seats)
+
+
 def _others(state: GameState, seat: int) -> list[int]:
     """The other seats (a seat sitting out this deal may still hold cards)."""
     return [s for s in range(state.game.players) if s != seat]
@@ -169,6 +176,8 @@ def _check_blind(state: GameState, seat: int, aux: random.Random, where: str,
     if state.phase == "over":
         return 0
     others = _others(state, seat)
+    if _blind(state, list(range(state.game.players))):
+        return 0
     hidden = state.hidden_cards(seat)
     hands = _hands(state, others)
     pool = sorted(hidden - {c for h in hands.values() for c in h})  # hidden in no hand: a kitty, the stock
@@ -258,6 +267,8 @@ def _check_uniform(state: GameState, seat: int, aux: random.Random, where: str,
     if len(obs["history"]) != len(state.deals[-1]["actions"]):
         return  # the seat did not see every action: deals are not equally likely by count alone
     others = _others(state, seat)
+    if _blind(state, list(range(state.game.players))):
+        return
     hands = _hands(state, others)
     held = [c for s in others for c in hands[s]]
     pool = sorted(state.hidden_cards(seat) - set(held))  # hidden, in nobody's hand (a kitty, the stock)

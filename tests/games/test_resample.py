@@ -87,7 +87,9 @@ def hidden_action_positions(game, count, seed=0):
     return found
 
 
-HIDDEN = [("bid_euchre", {}), ("bid_euchre", {"joker": True}), ("bid_euchre", {"deck": "double48", "help_exchange_count": 2})]
+HIDDEN = [("bid_euchre", {}), ("bid_euchre", {"joker": True}), ("bid_euchre", {"deck": "double48", "help_exchange_count": 2}),
+          ("five_hundred", {}), ("five_hundred", {"players": 3}), ("five_hundred", {"players": 5}),
+          ("five_hundred", {"allow_blind_misere": True})]
 
 
 @pytest.mark.parametrize("name, options", HIDDEN, ids=[f"{n}-{o}" for n, o in HIDDEN])
@@ -108,7 +110,10 @@ OPTIONS = [("bid_euchre", {"joker": True}), ("bid_euchre", {"deck": "double48", 
            ("bid_euchre", {"ace_no_face": True, "illegal_play_mode": "penalize"}),
            ("fifty_six", {"players": 6, "team_mode": "two_sides"}), ("fifty_six", {"deal_packet": 4}),
            ("all_fours", {"no_undertrump": True, "deal_packet": 1}), ("all_fours", {"illegal_play_mode": "penalize"}),
-           ("all_fours", {"players": 2, "kick_values": "tobago"})]
+           ("all_fours", {"players": 2, "kick_values": "tobago"}),
+           ("five_hundred", {"allow_blind_misere": True}), ("five_hundred", {"sans_kitty": True}),
+           ("five_hundred", {"auction": "american", "joker_lead_last_trick_only": True, "misere_requires_seven": False}),
+           ("five_hundred", {"players": 6, "six_player_teams": "3x2"})]
 
 
 @pytest.mark.parametrize("name, options", OPTIONS, ids=[f"{n}-{o}" for n, o in OPTIONS])
