@@ -42,6 +42,15 @@ def test_every_registered_game_passes(case, name):
         pytest.fail(str(failure), pytrace=False)
 
 
+@pytest.mark.parametrize("name", testing.RESAMPLE_CHECKS)
+@testing.parametrize()
+def test_every_registered_game_resamples_what_a_seat_could_be_facing(case, name):
+    try:
+        testing.check_resample(case.game, players=case.players, checks=[name])
+    except ConformanceError as failure:
+        pytest.fail(str(failure), pytrace=False)
+
+
 @testing.parametrize()
 def test_every_registered_game_plays_the_same_under_any_hash_seed(case):
     _passes(case.game, "hash_seeds", players=case.players)
@@ -78,6 +87,9 @@ FAULTS = {
     leaky_game.UntoldGame: {"hidden", "vocabulary"},
     leaky_game.HashyGame: set(),  # (the hash-seed check catches it, below)
     leaky_game.BrokenOptionGame: set(),  # (the option check catches it, below)
+    leaky_game.StockToyGame: set(),  # a correct resample (the resample checks pass, below)
+    leaky_game.PeekingGame: set(),  # (the resample checks catch it, below)
+    leaky_game.VoidlessGame: set(),
 }
 
 
@@ -189,3 +201,28 @@ def test_the_toy_game_says_how_its_match_ended():
         state.apply(state.legal_actions()[0])
     assert state.match_end() in (MatchEnd.TARGET, MatchEnd.HAND_LIMIT)
     assert state.result()["end"] == state.match_end().value
+
+
+# -- the resample checks ------------------------------------------------------------------------------
+
+def test_a_correct_resampler_passes_the_resample_checks():
+    testing.check_resample(leaky_game.StockToyGame, players=2)
+
+
+def test_a_resampler_that_returns_the_true_deal_is_caught():
+    with pytest.raises(ConformanceError, match=r"check 'resample_blind' failed.*swapping hidden .* changes what"):
+        testing.check_resample(leaky_game.PeekingGame, players=2, checks=["resample_blind"])
+    with pytest.raises(ConformanceError, match=r"check .resample_uniform. failed.*as often as their deals"):
+        testing.check_resample(leaky_game.PeekingGame, players=2, checks=["resample_uniform"])
+    testing.check_resample(leaky_game.PeekingGame, players=2, checks=["resample"])  # it never contradicts
+
+
+def test_a_resampler_that_ignores_voids_is_caught():
+    with pytest.raises(ConformanceError, match=r"check 'resample' failed.*record .* does not replay.*illegal"):
+        testing.check_resample(leaky_game.VoidlessGame, players=2, checks=["resample"])
+    with pytest.raises(ConformanceError, match=r"check 'resample_uniform' failed.*which no consistent deal gives"):
+        testing.check_resample(leaky_game.VoidlessGame, players=2, checks=["resample_uniform"])
+
+
+def test_a_game_without_resample_passes_the_resample_checks_untested():
+    testing.check_resample(toy_game.ToyGame, players=2)

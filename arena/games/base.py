@@ -196,6 +196,14 @@ class Game(abc.ABC):
     def action_id(self, action: str) -> int | None:
         """The id of a canonical action string (tolerating case and ``T`` for ten), or None."""
 
+    def start_hand(self, dealer: int, deck: Sequence[str], scores: Sequence[int] | None = None, *,
+                   then: DeckSource | None = None, **match: Any) -> "GameState":
+        """A match at the start of a hand: ``dealer`` deals ``deck`` (top card first, as a record's
+        ``deck``; each game's ``deck_for`` turns hands into one), with ``scores`` per side (the
+        scores before this hand, default the match's start) and the game's own match bookkeeping in
+        ``match`` (documented on its page). Later deals come from ``then`` (default a random seed)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot start a match mid-way")
+
     # -- provided ----------------------------------------------------------------------------
     def new_match(self, seed: int | str | None = None, decks: DeckSource | None = None) -> "GameState":
         """Start a match dealt from ``decks``, or from seeded shuffles (a random seed if none)."""
@@ -292,6 +300,33 @@ class GameState(abc.ABC):
     def match_end(self) -> MatchEnd | None:
         """How the match ended (a :class:`MatchEnd`), or None while it goes on."""
         raise NotImplementedError(f"{type(self).__name__} does not say how its match ended")
+
+    # -- deals a seat could be facing (docs/game-interface.md, "Resampling") ---------------------
+    def voids(self) -> dict[int, list[str]]:
+        """The suits each seat has shown it lacks this deal, by not following to a lead of them
+        (the engine's own effective suits: bowers and a joker belong to the trump suit), as
+        ``{seat: [suits]}`` (only seats with a void). Public: the same for every seat."""
+        raise NotImplementedError(f"{type(self).__name__} does not derive voids")
+
+    def resample(self, seat: int, rng: random.Random) -> "GameState":
+        """A full state at this point of the match, drawn uniformly from the deals ``seat`` could be
+        facing: its own hand, every card played, the voids shown, what it saw (a kitty, its
+        discards, turn-ups, an exposed hand) and this deal's history all as they are; the other
+        hidden cards dealt afresh and the deal replayed. ``sample.observation(seat)`` equals
+        ``self.observation(seat)``. A game that does not implement it raises NotImplementedError."""
+        from arena.games import resample
+        return resample.resample(self, self._resample_layout(seat), rng)
+
+    def with_hands(self, seat: int, hands: Mapping[int, Sequence[str]], rng: random.Random) -> "GameState | None":
+        """The state ``seat`` could be facing in which every other seat ``s`` taking part holds
+        ``hands[s]`` now (the cards nobody holds, such as an unseen kitty or the stock, placed at
+        random), or None when no such state agrees with what ``seat`` knows."""
+        from arena.games import resample
+        return resample.with_hands(self, self._resample_layout(seat), hands, rng)
+
+    def _resample_layout(self, seat: int) -> Any:
+        """What ``seat`` does not know about this deal (an :class:`arena.games.resample.Layout`)."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement resample")
 
     # -- provided ----------------------------------------------------------------------------
     def winners(self) -> list[int]:

@@ -23,12 +23,13 @@ runs the in-process checks in one pass and returns each one's first failure (or 
 """
 
 from arena.testing.conformance import (CHECKS, DECISIONS, IN_PROCESS, Case, ConformanceError, cases, check,
-                                       check_game, check_hash_seeds, check_options, option_values,
+                                       check_game, check_hash_seeds, check_resample, check_options, option_values,
                                        outputs_under_hash_seeds, parametrize, player_counts, random_records,
                                        run_checks)
+from arena.testing.resampling import RESAMPLE_CHECKS
 
 __all__ = [
     "CHECKS", "DECISIONS", "IN_PROCESS", "Case", "ConformanceError", "cases", "check", "check_game",
-    "check_hash_seeds", "check_options", "option_values", "outputs_under_hash_seeds", "parametrize",
-    "player_counts", "random_records", "run_checks",
+    "check_hash_seeds", "check_options", "check_resample", "option_values", "outputs_under_hash_seeds", "parametrize",
+    "player_counts", "random_records", "run_checks", "RESAMPLE_CHECKS",
 ]

@@ -19,6 +19,7 @@ the hand, the action index, the seat to act and what is wrong. The checks (``CHE
 ``records``     ``state.record()`` survives JSON and replays (``arena.records.replay``) to the
                 same record and scores.
 ``hash_seeds``  the same seeded matches give the same records under other ``PYTHONHASHSEED``\\ s.
+``resample``, ``resample_blind``, ``resample_uniform``: see :mod:`arena.testing.resampling`.
 ``options``     every option value (both values of a bool, each choice, an int's minimum, maximum
                 and default) plays a match that passes the checks above; a value the game refuses
                 with ``OptionError`` at one player count is tried at the others.
@@ -38,11 +39,12 @@ from arena.errors import IllegalActionError, OptionError, RecordError
 from arena.games.base import (HAND_RESULT_KEYS, OBSERVATION_KEYS, RECORD_FORMAT, RESULT_KEYS, Game, GameState,
                               MatchEnd)
 from arena.testing.cards import CardNames
+from arena.testing.resampling import RESAMPLE_CHECKS, check_resampling
 
 GameLike = Union[type[Game], str, "_Spec"]  # a Game subclass or a registered game's name
 
 IN_PROCESS = ("actions", "illegal", "clones", "hidden", "vocabulary", "records")
-CHECKS = IN_PROCESS + ("hash_seeds", "options")
+CHECKS = IN_PROCESS + ("hash_seeds", "options") + RESAMPLE_CHECKS
 # Decisions of random play per game and player count; $ARENA_CONFORMANCE_DECISIONS asks for more.
 DECISIONS = int(os.environ.get("ARENA_CONFORMANCE_DECISIONS", "1000"))
 # Observation keys about earlier deals: their cards are not this deal's, so the hidden-card check skips them.
@@ -122,8 +124,26 @@ def check_game(game: GameLike, *, players: int | None = None, checks: Iterable[s
             Playouts(spec, count, base, seed, in_process, not_card_keys).run(decisions or DECISIONS)
         if "hash_seeds" in wanted:
             check_hash_seeds(spec, players=count, options=base, seed=seed)
+        if any(name in RESAMPLE_CHECKS for name in wanted):
+            check_resample(spec, players=count, checks=wanted, options=base, seed=seed)
     if "options" in wanted:
         check_options(spec, players=counts, options=base, seed=seed, not_card_keys=not_card_keys)
+
+
+def check_resample(game: GameLike, *, players: int, checks: Iterable[str] = RESAMPLE_CHECKS,
+                   options: Mapping[str, Any] | None = None, seed: int = 0) -> None:
+    """The resample checks (arena.testing.resampling) at one player count; a game whose states do
+    not implement ``resample`` passes them untested."""
+    spec = _Spec.of(game)
+    opts = {**(options or {}), "players": players}
+
+    def fail(name: str, what: str) -> NoReturn:
+        shown = {k: v for k, v in opts.items() if k != "players"}
+        raise ConformanceError(f"conformance check {name!r} failed: game {spec.cls.name!r}, players={players},"
+                               f" options={shown}, seed={seed!r}: {what}", check=name, game=spec.cls.name,
+                               players=players, options=shown, seed=seed)
+
+    check_resampling(spec.make(opts), list(checks), seed, fail)
 
 
 def check(game: GameLike, name: str, **kwargs: Any) -> None:

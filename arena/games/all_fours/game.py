@@ -3,6 +3,9 @@ numbering is :mod:`arena.games.all_fours.actions`'s."""
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
+from arena.games import resample
 from arena.games.all_fours import actions
 from arena.games.all_fours.cards import kick_table
 from arena.games.all_fours.dealing import first_deal_seats, run_seats
@@ -54,3 +57,16 @@ class AllFoursGame(Game):
 
     def new_state(self, decks: DeckSource) -> AllFoursState:
         return AllFoursState(self, decks)
+
+    def start_hand(self, dealer: int, deck: Sequence[str], scores: Sequence[int] | None = None, *,
+                   then: DeckSource | None = None, **match: Any) -> AllFoursState:
+        """A match at the start of a hand: ``scores`` per side *before* the hand (the kick of the
+        turn-up in ``deck`` is then scored as the deal scores it, so the observed scores of the
+        hand come out as they were: give the previous hand result's scores, not the observed ones)."""
+        if match:
+            raise TypeError(f"All Fours has no match setting {sorted(match)}")
+        if scores is not None and len(scores) != 2:
+            raise ValueError(f"scores: {len(scores)} given, All Fours has 2 sides")
+        if not 0 <= dealer < self.players:
+            raise ValueError(f"dealer {dealer} is not a seat of the {self.players}-player game")
+        return AllFoursState(self, resample.hand_decks(dealer, deck, then), scores)

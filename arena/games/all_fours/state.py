@@ -9,15 +9,17 @@ entry ends — a hand counted, the pack exhausted (§7.4), or the game won in th
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from arena.games.all_fours.actions import BEG, GIVE_ONE, GIVE_OR_RUN, OVER, PLAY, PLAYING, STAND, STAND_OR_BEG
 from arena.games.all_fours.auction import beggars_side, can_run, decisions, kick
-from arena.games.all_fours.cards import PACK, SUITS, game_count, tokens_of
+from arena.games.all_fours.cards import CARD_OF, PACK, SUITS, game_count, tokens_of
 from arena.games.all_fours.dealing import deal_first, deal_run, deck_ids
 from arena.games.all_fours.play import is_serious_revoke, lawful_plays, trick_winner
 from arena.games.all_fours.scoring import hand_items, match_end, reaches_target
 from arena.games.all_fours.view import contract_json, events_json, observation, revokes_json, tricks_json
+from arena.games import resample
 from arena.games.base import DeckSource, GameState, MatchEnd
 from arena.games.bitmask import bits
 
@@ -266,6 +268,90 @@ class AllFoursState(GameState):
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see (§12): see :func:`arena.games.all_fours.view.observation`."""
         return observation(self, seat)
+
+    # -- deals a seat could be facing (docs/games/all_fours.md, "Resampling") --------------------------
+    def _all_tricks(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """(led suit, [(seat, card), ...]) of this deal's tricks, the one in progress last."""
+        n = self.n
+        out = [(cards[0] // 13, [((leader + i) % n, c) for i, c in enumerate(cards)]) for leader, cards, _ in self.tricks]
+        if self.trick:
+            out.append((self.trick[0] // 13, list(zip(self.trick_seats, self.trick))))
+        return out
+
+    def voids(self) -> dict[int, list[str]]:
+        """§8.2: to a trump lead a card that is not a trump shows no trump; to a plain lead a card
+        of neither the led suit nor trumps shows none of the led suit (a trump shows nothing: it
+        may always be played). None are shown under ``illegal_play_mode`` penalize."""
+        trump = self.trump
+        if trump is None or self.g.penalize:
+            return {}
+        return resample.suit_voids(self._all_tricks(), lambda c, led: c // 13 == led or (led != trump and c // 13 == trump),
+                                   SUITS)
+
+    def _resample_layout(self, seat: int) -> resample.Layout:
+        g, n = self.g, self.n
+        dealer = self.deals[-1]["dealer"]
+        played: dict[int, list[str]] = {s: [] for s in range(n)}
+        for _, cards in self._all_tricks():
+            for s, c in cards:
+                played[s].append(PACK[c])
+        others = [s for s in range(n) if s != seat]
+        unknown: list[str] = []
+        sizes: list[int] = []
+        for s in others:
+            hand = tokens_of(self.hands[s])
+            unknown += hand
+            sizes.append(len(hand))
+        stock = [PACK[c] for c in self.deck[self.pos:]]
+        unknown += stock
+        sizes.append(len(stock))
+        shown = self.voids()
+        full = (1 << len(sizes)) - 1
+        allowed = [full & ~sum(1 << i for i, s in enumerate(others) if card[-1] in shown.get(s, ())) for card in unknown]
+        # The deck positions: the first deal's, then per run its packets and its turn-up (§6.2, §7.3)
+        first, run = g.deal_seats[dealer], g.run_seats[dealer]
+        runs = self.runs
+        deck = self.deck
+        # seat's own cards stay at the positions it got them from (it saw its hand before each run)
+        mine = [i for i, s in enumerate(first) if s == seat]
+        position = len(first) + 1
+        for _ in range(runs):
+            mine += [position + i for i, s in enumerate(run) if s == seat]
+            position += len(run) + 1
+        own_positions = {i: PACK[deck[i]] for i in mine}
+        turn_ups = {len(first) + k * (len(run) + 1): PACK[c] for k, c in enumerate(self.turn_ups)}
+        end = position - 1  # the last turn-up's position; the stock follows it
+        start = [s - c for s, c in zip(self._scores, self.changes)]  # the scores before this entry's kicks
+
+        def build(slots: list[list[str]], rng: random.Random) -> tuple["AllFoursState", None]:
+            order: list[str | None] = [None] * 52
+            for i, card in own_positions.items():
+                order[i] = card
+            for i, card in turn_ups.items():
+                order[i] = card
+            dealt = {s: slots[k] + played[s] for k, s in enumerate(others)}
+            for s in others:
+                rng.shuffle(dealt[s])  # which packet gave which card: any order is as likely
+            places = {s: [i for i in range(end) if order[i] is None and _owner(i) == s] for s in others}
+            for s in others:
+                for i, card in zip(places[s], dealt[s]):
+                    order[i] = card
+            order[end + 1:] = slots[-1]
+            sample = AllFoursState(g, resample.hand_decks(dealer, cast("list[str]", order), rng=rng), start)
+            resample.graft(sample, self)
+            return sample, None
+
+        def _owner(i: int) -> int:
+            if i < len(first):
+                return first[i]
+            offset = (i - len(first) - 1) % (len(run) + 1)
+            return run[offset] if offset < len(run) else -1
+
+        return resample.Layout(seat, unknown, sizes, [*others, None], allowed, build,
+                               lambda sample, plan, step: None, lambda actor, action: True,
+                               # every action is public and plays respect the voids; but a revoke
+                               # (penalize) is public too and depends on the hand: compare then
+                               check=g.penalize)
 
     def clone(self) -> "AllFoursState":
         other = object.__new__(AllFoursState)

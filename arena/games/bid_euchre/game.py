@@ -3,7 +3,10 @@ configured game fixes."""
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 from arena.errors import OptionError
+from arena.games import resample
 from arena.games.base import DeckSource, Game
 from arena.games.bid_euchre.actions import ActionTable
 from arena.games.bid_euchre.cards import INDEX, pack
@@ -61,6 +64,18 @@ class BidEuchreGame(Game):
 
     def new_state(self, decks: DeckSource) -> BidEuchreState:
         return BidEuchreState(self, decks)
+
+    def start_hand(self, dealer: int, deck: Sequence[str], scores: Sequence[int] | None = None, *,
+                   then: DeckSource | None = None, **match: Any) -> BidEuchreState:
+        """A match at the start of a hand: ``scores`` per side before it (``deck_for`` makes a deck
+        from hands)."""
+        if match:
+            raise TypeError(f"Bid Euchre has no match setting {sorted(match)}")
+        if scores is not None and len(scores) != 2:
+            raise ValueError(f"scores: {len(scores)} given, Bid Euchre has 2 sides")
+        if not 0 <= dealer < 4:
+            raise ValueError(f"dealer {dealer} is not a seat of the 4-player game")
+        return BidEuchreState(self, resample.hand_decks(dealer, deck, then), scores)
 
     @property
     def num_actions(self) -> int:

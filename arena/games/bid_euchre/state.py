@@ -8,15 +8,17 @@ indices held (the double deck holds two copies of a card).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+import random
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
+from arena.games import resample
 from arena.games.base import DeckSource, GameState, MatchEnd
 from arena.games.bid_euchre.auction import PASS, Auction, claimants, contract, gifts
-from arena.games.bid_euchre.cards import TABLES, TOKENS, TrumpTable
-from arena.games.bid_euchre.dealing import deal
+from arena.games.bid_euchre.cards import SUITS, TABLES, TOKENS, TrumpTable
+from arena.games.bid_euchre.dealing import deal, deck_for
 from arena.games.bid_euchre.play import is_renege, trick_list, trick_winner
 from arena.games.bid_euchre.scoring import game_winner, hand_changes, played_result, thrown_in_result
-from arena.games.bid_euchre.view import hidden_cards, observation
+from arena.games.bid_euchre.view import hidden_cards, observation, visible
 from arena.games.bitmask import bits
 
 if TYPE_CHECKING:
@@ -32,9 +34,9 @@ class BidEuchreState(GameState):
     to_act: int | None  # the seat to act; None once the match is over
     table: TrumpTable | None  # the ranking facts of the trump, once it is named (§7.1)
 
-    def __init__(self, game: BidEuchreGame, decks: DeckSource):
+    def __init__(self, game: BidEuchreGame, decks: DeckSource, scores: Sequence[int] | None = None):
         super().__init__(game, decks)
-        self.total = [0, 0]
+        self.total = list(scores) if scores is not None else [0, 0]  # scores: a match started mid-way
         self.winner_side: int | None = None
         self.unfinished = False
         self.dealer = decks.first_dealer(4)  # §5.1
@@ -292,6 +294,139 @@ class BidEuchreState(GameState):
 
     def hidden_cards(self, seat: int) -> frozenset[str]:
         return hidden_cards(self, seat)
+
+    # -- deals a seat could be facing (docs/games/bid_euchre.md, "Resampling") -----------------------
+    def _hand_tokens(self, seat: int) -> list[str]:
+        counts = self.counts[seat]
+        return [TOKENS[t] for t in range(25) for _ in range(counts[t])]
+
+    def voids(self) -> dict[int, list[str]]:
+        """A card of another effective suit than the led card's (the left bower and the joker are
+        trumps, §4.2-4.3) shows a void in the led suit; none are shown under ``illegal_play_mode``
+        penalize, where a renege is allowed."""
+        table = self.table
+        if table is None or self.game.penalize:
+            return {}
+        eff = table.eff
+        tricks = [(eff[cards[0][1]], cards) for _, cards, _ in self.tricks]
+        if self.trick:
+            tricks.append((eff[self.trick[0][1]], tuple(self.trick)))
+        return resample.suit_voids(tricks, lambda t, led: eff[t] == led, SUITS)
+
+    def _resample_layout(self, seat: int) -> resample.Layout:
+        g = self.game
+        a = g.actions
+        dealer = self.deals[-1]["dealer"]
+        contractor, partner = self.contractor, self.sitting_out
+        played: dict[int, list[str]] = {s: [] for s in range(4)}
+        for _, trick, _ in self.tricks:
+            for s, t in trick:
+                played[s].append(TOKENS[t])
+        for s, t in self.trick:
+            played[s].append(TOKENS[t])
+        # The help exchange (§7.2): whose gifts seat did not see, and whether the swap has happened
+        helping = contractor is not None and partner is not None and bool(self.gives[0] or self.gives[1])
+        in_limbo = self._phase == "exchange"  # given cards wait beside the hands until the swap
+        hidden_gifts = {who: helping and bool(self.gives[who]) and not visible(self, seat, cast(int, actor), a.give_base)
+                        for who, actor in ((0, contractor), (1, partner))}
+        # Gifts seat saw go on being known where they went (until the receiver plays such a card)
+        fixed: dict[int, list[str]] = {s: [] for s in range(4)}
+        if helping and not in_limbo:
+            for who, receiver in ((0, partner), (1, contractor)):
+                if not hidden_gifts[who] and receiver != seat:
+                    gone = list(played[cast(int, receiver)])
+                    for card in (TOKENS[t] for t in self.gives[who]):
+                        if card in gone:
+                            gone.remove(card)
+                        else:
+                            fixed[cast(int, receiver)].append(card)
+        others = [s for s in range(4) if s != seat]
+        cards: list[str] = []
+        sizes: list[int] = []
+        owners: list[int | None] = []
+        for s in others:
+            hand = self._hand_tokens(s)
+            for card in fixed[s]:
+                hand.remove(card)
+            cards += hand
+            sizes.append(len(hand))
+            owners.append(s)
+        pools: dict[str, int] = {}  # the pool slots: the joker discard (seen by the dealer only), gifts in limbo
+        if self.discarded is not None and seat != dealer:
+            cards.append(TOKENS[self.discarded])
+            sizes.append(1)
+            owners.append(None)
+            pools["discard"] = len(sizes) - 1
+        for who in (0, 1):
+            if hidden_gifts[who] and in_limbo:
+                given = [TOKENS[t] for t in self.gives[who]]
+                cards += given
+                sizes.append(len(given))
+                owners.append(None)
+                pools[f"gift{who}"] = len(sizes) - 1
+        shown = self.voids()
+        table = self.table
+        allowed = []
+        full = (1 << len(sizes)) - 1
+        for card in cards:
+            mask = full
+            if table is not None and shown:
+                suit = SUITS[table.eff[TOKENS.index(card)]]
+                for i, s in enumerate(others):
+                    if suit in shown.get(s, ()):
+                        mask &= ~(1 << i)
+            allowed.append(mask)
+        own = self._hand_tokens(seat)
+        known_discard = TOKENS[self.discarded] if self.discarded is not None and seat == dealer else None
+        seen_gifts = {who: [TOKENS[t] for t in self.gives[who]] for who in (0, 1)}
+        start = self.deal_results[-1]["scores"] if self.deal_results else [0, 0]
+        exchange = g.exchange
+
+        def build(slots: list[list[str]], rng: random.Random) -> tuple["BidEuchreState", dict[int, list[str]]]:
+            now = {s: list(slot) + fixed[s] for s, slot in zip(others, slots)}
+            now[seat] = list(own)
+            hands = {s: now[s] + played[s] for s in range(4)}
+            plan: dict[int, list[str]] = {}
+            if helping:
+                c, p = cast(int, contractor), cast(int, partner)
+                if in_limbo:  # the gifts so far are out of both hands: give them back
+                    x = slots[pools["gift0"]] if hidden_gifts[0] else seen_gifts[0]
+                    y = slots[pools["gift1"]] if hidden_gifts[1] else seen_gifts[1]
+                else:  # swapped: the contractor's gifts are in the partner's hand, and the other way round
+                    x = rng.sample(now[p], exchange) if hidden_gifts[0] else seen_gifts[0]
+                    y = rng.sample(hands[c], exchange) if hidden_gifts[1] else seen_gifts[1]
+                    for card in y:
+                        hands[c].remove(card)
+                    for card in x:
+                        hands[p].remove(card)
+                hands[c] += x
+                hands[p] += y
+                plan = {c: list(x) if hidden_gifts[0] else [], p: list(y) if hidden_gifts[1] else []}
+            extra = None
+            if self.discarded is not None:
+                discard = known_discard if known_discard is not None else slots[pools["discard"]][0]
+                hands[dealer].append(discard)
+                plan[-1] = [discard]
+            if g.joker:  # the dealer's extra card is the deck's last: any of its cards will do
+                extra = hands[dealer].pop(rng.randrange(len(hands[dealer])))
+            deck = deck_for(g, dealer, hands, extra=extra)
+            sample = BidEuchreState(g, resample.hand_decks(dealer, deck, rng=rng), start)
+            resample.graft(sample, self)
+            return sample, plan
+
+        def hidden(sample: GameState, plan: dict[int, list[str]], step: tuple[int, int] | None) -> int | None:
+            st: BidEuchreState = sample  # type: ignore[assignment]
+            actor = st.to_act
+            if actor is None or actor == seat:
+                return None
+            if st._phase == "discard" and plan.get(-1):
+                return a.discard_base + TOKENS.index(plan[-1].pop())
+            if st._phase == "exchange" and plan.get(actor):
+                return a.give_base + TOKENS.index(plan[actor].pop(0))
+            return None
+
+        return resample.Layout(seat, cards, sizes, owners, allowed, build, hidden,
+                               lambda actor, act: visible(self, seat, actor, act))
 
     # -- copies for search bots ------------------------------------------------------------------------
     def clone(self) -> "BidEuchreState":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping, Sequence
+
+from arena.games import resample
 from arena.games.base import DeckSource, Game
 from arena.games.fifty_six.actions import ActionTable
 from arena.games.fifty_six.cards import pack_kinds
@@ -50,3 +53,27 @@ class FiftySixGame(Game):
 
     def new_state(self, decks: DeckSource) -> FiftySixState:
         return FiftySixState(self, decks)
+
+    def start_hand(self, dealer: int, deck: Sequence[str], scores: Sequence[int] | None = None, *,
+                   then: DeckSource | None = None, knocked_out: Mapping[int, int] | None = None,
+                   **match: Any) -> FiftySixState:
+        """A match at the start of a hand: ``scores`` are each team's tables (a knocked-out team's
+        are what it was left with), ``knocked_out`` maps each knocked-out team to the index of the
+        hand that knocked it out (it ranks the teams out; its seats sit out and the pack follows
+        the seats left, §4.1, §11.3); ``deck`` is the pack of the seats left (``deck_for`` with
+        ``active``)."""
+        if match:
+            raise TypeError(f"56 has no match setting {sorted(match)}")
+        out_at: list[int | None] = [None] * self.teams
+        for team, index in (knocked_out or {}).items():
+            if not 0 <= team < self.teams:
+                raise ValueError(f"knocked_out: {team} is not a team of this {self.players}-player game")
+            out_at[team] = index
+        if out_at.count(None) < 2:
+            raise ValueError("knocked_out: at least two teams must be left in")
+        if scores is not None and len(scores) != self.teams:
+            raise ValueError(f"scores: {len(scores)} given, the game has {self.teams} teams")
+        active = [s for s in range(self.players) if out_at[self.team_of[s]] is None]
+        if dealer not in active:
+            raise ValueError(f"dealer {dealer} is not a seat left in {active}")
+        return FiftySixState(self, resample.hand_decks(dealer, deck, then), scores, out_at)

@@ -9,14 +9,16 @@ number of active players (§4.1, §11.3).
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+import random
+from typing import TYPE_CHECKING, Any, Sequence
 
 from arena.games.base import DeckSource, GameState, MatchEnd
 from arena.games.fifty_six import scoring, view
 from arena.games.fifty_six.actions import NT
 from arena.games.fifty_six.auction import Auction
+from arena.games import resample
 from arena.games.fifty_six.cards import KIND_POINTS, TOKEN, hand_size, pack_tokens, remove, tokens
-from arena.games.fifty_six.dealing import deal, deal_order
+from arena.games.fifty_six.dealing import deal, deal_order, deck_for
 from arena.games.fifty_six.play import beats, playable
 
 if TYPE_CHECKING:
@@ -29,14 +31,16 @@ PHASES = ("auction", "play", "over")
 class FiftySixState(GameState):
     game: "FiftySixGame"
 
-    def __init__(self, game: "FiftySixGame", decks: DeckSource):
+    def __init__(self, game: "FiftySixGame", decks: DeckSource, tables: Sequence[int] | None = None,
+                 out_at: Sequence[int | None] | None = None):
         super().__init__(game, decks)
-        self.tables = [game.options["initial_tables"]] * game.teams  # §5.3
-        self.out_at: list[int | None] = [None] * game.teams  # hand index of each team's elimination
+        # §5.3; ``tables`` and ``out_at`` start a match mid-way (FiftySixGame.start_hand)
+        self.tables = list(tables) if tables is not None else [game.options["initial_tables"]] * game.teams
+        self.out_at: list[int | None] = list(out_at) if out_at is not None else [None] * game.teams  # hand index of each team's elimination
         self.unfinished = False
         self.end: MatchEnd | None = None  # how the match ended, once over
         self.hands_played = 0
-        self._set_active(list(range(game.players)))
+        self._set_active([s for s in range(game.players) if self.out_at[game.team_of[s]] is None])
         self.dealer = decks.first_dealer(game.players)  # §7.1
         self._deal()
 
@@ -231,6 +235,46 @@ class FiftySixState(GameState):
 
     def observation(self, seat: int) -> dict[str, Any]:
         return view.observation(self, seat)
+
+    # -- deals a seat could be facing (docs/games/fifty_six.md, "Resampling") --------------------
+    def _played(self) -> list[tuple[int, int]]:
+        """This deal's (seat, kind) plays so far, finished tricks first."""
+        return [pair for _, cards, _, _ in self.tricks for pair in cards] + list(self.trick)
+
+    def voids(self) -> dict[int, list[str]]:
+        """A card not of the led suit shows a void in it (§9.2: follow suit if you can; a trump
+        is no exception)."""
+        tricks = [(cards[0][1] >> 3, cards) for _, cards, _, _ in self.tricks]
+        if self.trick:
+            tricks.append((self.trick[0][1] >> 3, tuple(self.trick)))
+        return resample.suit_voids(tricks, lambda kind, led: kind >> 3 == led, "SCDH")
+
+    def _resample_layout(self, seat: int) -> resample.Layout:
+        others = [s for s in self.active_seats if s != seat]
+        cards = [t for s in others for t in tokens(self.hands[s])]  # what seat neither holds nor saw
+        sizes = [len(tokens(self.hands[s])) for s in others]
+        shown = self.voids()
+        allowed = [sum(1 << i for i, s in enumerate(others) if card[-1] not in shown.get(s, ())) for card in cards]
+        played: dict[int, list[str]] = {}
+        for s, kind in self._played():
+            played.setdefault(s, []).append(TOKEN[kind])
+        own = tokens(self.hands[seat])
+        # tables and knock-outs change only when a hand is settled: now they are the hand's start
+        dealer, tables, out_at, active = self.dealer, list(self.tables), list(self.out_at), list(self.active_seats)
+
+        def build(slots: list[list[str]], rng: random.Random) -> tuple["FiftySixState", None]:
+            hands = {s: slot + played.get(s, []) for s, slot in zip(others, slots)}
+            if seat in active:  # a knocked-out seat watches
+                hands[seat] = own + played.get(seat, [])
+            deck = deck_for(self.game, dealer, hands, active=active)
+            sample = FiftySixState(self.game, resample.hand_decks(dealer, deck, rng=rng), tables, out_at)
+            resample.graft(sample, self)
+            sample.hands_played = self.hands_played
+            return sample, None
+
+        return resample.Layout(seat, cards, sizes, list(others), allowed, build,
+                               lambda sample, plan, step: None, lambda actor, action: True,
+                               check=False)  # every action is public; plays respect the voids
 
     def clone(self) -> "FiftySixState":
         new = copy.copy(self)

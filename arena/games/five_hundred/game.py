@@ -3,7 +3,10 @@ numbering (actions.py), the precomputed call lists (auction.py)."""
 
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 from arena.errors import OptionError
+from arena.games import resample
 from arena.games.base import DeckSource, Game
 from arena.games.five_hundred.actions import ActionTable, ladder
 from arena.games.five_hundred.auction import call_lists
@@ -88,3 +91,15 @@ class FiveHundredGame(Game):
 
     def new_state(self, decks: DeckSource) -> FiveHundredState:
         return FiveHundredState(self, decks)
+
+    def start_hand(self, dealer: int, deck: Sequence[str], scores: Sequence[int] | None = None, *,
+                   then: DeckSource | None = None, **match: Any) -> FiveHundredState:
+        """A match at the start of a hand: ``scores`` per side before it (``deck_for`` makes a deck
+        from hands, kitty and dead hand)."""
+        if match:
+            raise TypeError(f"Five Hundred has no match setting {sorted(match)}")
+        if scores is not None and len(scores) != self.num_sides:
+            raise ValueError(f"scores: {len(scores)} given, this game has {self.num_sides} sides")
+        if not 0 <= dealer < self.players:
+            raise ValueError(f"dealer {dealer} is not a seat of the {self.players}-player game")
+        return FiveHundredState(self, resample.hand_decks(dealer, deck, then), scores)

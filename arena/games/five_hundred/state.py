@@ -8,14 +8,16 @@ Phases: ``auction`` -> ``partners`` (five players, suit/NT contracts) -> ``disca
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
+from arena.games import resample
 from arena.games.base import DeckSource, GameState, MatchEnd
 from arena.games.bitmask import bits
 from arena.games.five_hundred import auction, play, view
 from arena.games.five_hundred.actions import NT, OM, Bid
-from arena.games.five_hundred.cards import context_index
-from arena.games.five_hundred.dealing import deal
+from arena.games.five_hundred.cards import SUITS, context_index
+from arena.games.five_hundred.dealing import deal, deck_for
 from arena.games.five_hundred.scoring import (
     MADE, MATCH_END, SET, THROWN_IN, UNFINISHED, by_score, game_end, hand_changes,
 )
@@ -37,11 +39,11 @@ class FiveHundredState(GameState):
     smask: Sequence[int]
     value: Sequence[Sequence[int]]
 
-    def __init__(self, game: FiveHundredGame, decks: DeckSource):
+    def __init__(self, game: FiveHundredGame, decks: DeckSource, scores: Sequence[int] | None = None):
         super().__init__(game, decks)
         self.n = game.players
         self.jk_bit = 1 << game.pack.joker
-        self.total = [0] * game.num_sides
+        self.total = list(scores) if scores is not None else [0] * game.num_sides  # scores: a match started mid-way
         self.over = False
         self.unfinished = False
         self.end: str | None = None  # "win", "loss" or "unfinished" once over (scoring.MATCH_END)
@@ -290,6 +292,110 @@ class FiveHundredState(GameState):
 
     def match_end(self) -> MatchEnd | None:
         return MATCH_END[self.end] if self.end is not None else None
+
+    # -- deals a seat could be facing (docs/games/five_hundred.md, "Resampling") -----------------
+    def voids(self) -> dict[int, list[str]]:
+        """A card whose effective suit (R-2.5: the bowers and the joker are trumps; a nominated
+        joker is of its suit) is not the led suit — the suit a led suitless joker named — shows a
+        void in it; so does the suitless joker played to a lead."""
+        if self.stage != PLAY and not self.tricks:
+            return {}
+        eff = self.eff
+        tricks = [(led, cards) for _, cards, _, led in self.tricks]
+        if self.trick:
+            tricks.append((self.led, tuple(self.trick)))
+        return resample.suit_voids(tricks, lambda c, led: eff[c] == led, SUITS)
+
+    def _resample_layout(self, seat: int) -> resample.Layout:
+        g = self.game
+        pack = g.pack
+        n = self.n
+        dealer = self.deals[-1]["dealer"]
+        c = self.contractor
+        bid = self.bid
+        taken = bid is not None and not bid.sans_kitty and self.stage >= DISCARD  # the kitty is in c's hand
+        played: dict[int, list[str]] = {s: [] for s in range(n)}
+        for _, trick, _, _ in self.tricks:
+            for s, played_card in trick:
+                played[s].append(pack.tokens[played_card])
+        for s, played_card in self.trick:
+            played[s].append(pack.tokens[played_card])
+        exposed = self.hands[c] if self.exposed else 0  # open misère after trick 1: public
+        unknown: list[str] = []
+        sizes: list[int] = []
+        owners: list[int | None] = []
+        slot_of: dict[Any, int] = {}
+
+        def add(key: Any, owner: int | None, mask: int) -> None:
+            cards = pack.cards(mask)
+            slot_of[key] = len(sizes)
+            unknown.extend(cards)
+            sizes.append(len(cards))
+            owners.append(owner)
+
+        seen_own = bool(self.seen >> seat & 1)
+        for s in range(n):
+            if s != seat or not seen_own:  # under blind misère a seat that has not looked knows nothing
+                add(s, s, self.hands[s] & ~exposed if s != seat else self.hands[s])
+        if not taken:
+            add("kitty", None, self.kitty)
+        if n == 2:
+            add("dead", None, self.dead)
+        if seat != c and self.discards:
+            add("discards", None, self.discards)
+        shown = self.voids()
+        full = (1 << len(sizes)) - 1
+        allowed = []
+        for token in unknown:
+            mask = full
+            if shown:
+                e = self.eff[pack.index[token]]
+                suit = SUITS[e] if e < 4 else None
+                for s, suits in shown.items():
+                    if suit in suits and s in slot_of:
+                        mask &= ~(1 << slot_of[s])
+            allowed.append(mask)
+        fixed = {s: pack.cards(self.hands[s] & exposed) for s in range(n)}
+        own = pack.cards(self.hands[seat]) if seen_own else []
+        kitty_known = pack.cards(self.kitty) if seat == c and taken else None
+        discards_known = pack.cards(self.discards) if seat == c else []
+        start = list(self.total)  # scores change only when a hand is scored
+
+        def build(slots: list[list[str]], rng: random.Random) -> tuple["FiveHundredState", list[str]]:
+            now = {s: list(slots[slot_of[s]]) + fixed[s] if s in slot_of else list(own) for s in range(n)}
+            hands = {s: now[s] + played[s] for s in range(n)}
+            discards = list(slots[slot_of["discards"]]) if "discards" in slot_of else list(discards_known)
+            if taken:  # c's hand now holds the kitty less the discards: take them apart again
+                hands[c] += discards
+                kitty = kitty_known if kitty_known is not None else rng.sample(hands[c], 3)
+                for card in kitty:
+                    hands[c].remove(card)
+            else:
+                kitty = slots[slot_of["kitty"]]
+            dead = slots[slot_of["dead"]] if "dead" in slot_of else []
+            deck = deck_for(g, dealer, hands, kitty=kitty, dead=dead)
+            sample = FiveHundredState(g, resample.hand_decks(dealer, deck, rng=rng), start)
+            resample.graft(sample, self)
+            return sample, list(discards) if seat != c else []
+
+        decline = g.nominate_base + 4
+
+        def hidden(sample: GameState, plan: list[str], step: tuple[int, int] | None) -> int | None:
+            st: FiveHundredState = sample  # type: ignore[assignment]
+            if st.over or st.contractor == seat:
+                return None
+            if st.stage == DISCARD and plan:
+                return g.discard_base + pack.index[plan.pop()]
+            if st.stage == NOMINATE and (step is None or not g.nominate_base <= step[1] < decline):
+                return decline  # a decline looks like nothing to the others (R-6.3.2)
+            return None
+
+        hidden_low, hidden_high = g.discard_base, g.nominate_base
+
+        def visible(actor: int, a: int) -> bool:
+            return actor == seat or not (hidden_low <= a < hidden_high or a == decline)
+
+        return resample.Layout(seat, unknown, sizes, owners, allowed, build, hidden, visible)
 
     def ranking(self) -> list[int]:
         return list(self.ranks) if self.ranks is not None else by_score(self.total)
