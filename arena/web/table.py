@@ -58,6 +58,8 @@ class _Seat(Host):
         self.inner.start(info, timeout)
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
+        if self.table.stopping.is_set():
+            raise TableStopped(self.table.id)
         if self.answers:
             action, elapsed = self.answers.popleft()
             if not self.human:  # asked all the same: a bot's memory must be what it was
