@@ -110,12 +110,21 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
+def is_public(row: TableRow, today: datetime.date) -> bool:
+    """A finished ranked daily game is public (the leaderboard links its replay) once its day is
+    over: before that its record would show everyone the day's cards."""
+    return row.mode == "daily" and row.ranked and row.finished is not None and row.date < today.isoformat()
+
+
 def _owned(server: Server, table_id: str, player: str, public: bool = False) -> TableRow:
     """The table ``table_id`` if ``player`` may see it (404 unknown, 403 another person's)."""
     row = server.store.table(table_id) if _TABLE_ID.match(table_id) else None
     if row is None:
         raise BadRequest(f"there is no table {table_id[:40]!r}", 404)
-    if row.owner != player and not (public and row.mode == "daily" and row.ranked and row.finished is not None):
+    if row.owner != player and not (public and is_public(row, server.today())):
+        if public and row.mode == "daily" and row.ranked and row.finished is not None:
+            raise BadRequest(f"table {table_id!r} is another person's game of today's deal: its record is "
+                             "public from tomorrow (UTC), when the day's deal is over", 403)
         raise BadRequest(f"table {table_id!r} is another person's", 403)
     return row
 
@@ -275,7 +284,8 @@ def _par_quietly(server: Server, game: str, date: str) -> None:
 async def table(request: Request, server: Server, player: str) -> tuple[Any, int]:
     row = _owned(server, request.path_params["id"], player)
     running = server.tables.get(row.id)
-    summary = running.summary if running is not None else Table(row, server.store, server.registry).summary
+    summary = running.summary if running is not None else Table(
+        row, server.store, server.registry, nickname=server.store.nickname(row.owner)).summary
     return {**summary, "finished": row.finished is not None, "termination": row.termination}, 200
 
 
@@ -331,7 +341,13 @@ async def leaderboard(request: Request, server: Server, player: str) -> tuple[An
     if name not in server.registry.games:
         raise BadRequest(f"'game': unknown game {name[:40]!r}; games: {', '.join(sorted(server.registry.games))}")
     date = _board_date(server, request.query_params.get("date", "today"))
-    return await run_in_threadpool(board, server.store, server.registry, name, date), 200
+    data = await run_in_threadpool(board, server.store, server.registry, name, date)
+    today = server.today().isoformat()
+    for row in data["rows"]:  # the replay link works for one's own games, and for all once the day is over
+        row["public"] = row.pop("date") < today
+        row["mine"] = row.pop("owner") == player
+        row["replay"] = f"/tables/{row['table']}/replay"
+    return data, 200
 
 
 # -- the WebSocket ------------------------------------------------------------------------------

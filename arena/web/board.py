@@ -36,7 +36,8 @@ def board(store: WebStore, registry: Any, game: str, date: str | None) -> dict[s
             normal = table.termination == "normal"
             rows.append({"nickname": nickname or "anonymous", "score": table.margin, "par": par["margin"],
                          "versus_par": table.margin - par["margin"] if normal and table.margin is not None else None,
-                         "table": table.id, "finished": table.finished, "termination": table.termination})
+                         "table": table.id, "finished": table.finished, "termination": table.termination,
+                         "date": table.date, "owner": table.owner})
         return {"game": game, "date": date, "par": par, "rows": _ranked(rows, "versus_par")}
     players: dict[str, dict[str, Any]] = {}
     for table, nickname in store.ranked_rows(game, None):
@@ -46,14 +47,15 @@ def board(store: WebStore, registry: Any, game: str, date: str | None) -> dict[s
         versus = table.margin - par["margin"]
         row = players.setdefault(table.owner, {"nickname": nickname or "anonymous", "score": 0, "par": 0,
                                                "versus_par": 0, "games": 0, "table": table.id,
-                                               "best": versus, "finished": table.finished})
+                                               "best": versus, "finished": table.finished, "date": table.date,
+                                               "owner": table.owner})
         row["score"] += table.margin
         row["par"] += par["margin"]
         row["versus_par"] += versus
         row["games"] += 1
         row["finished"] = max(row["finished"], table.finished)
         if versus > row["best"]:  # the row links to the player's best game
-            row["best"], row["table"] = versus, table.id
+            row["best"], row["table"], row["date"] = versus, table.id, table.date
     rows = list(players.values())
     for row in rows:
         del row["best"]
@@ -72,6 +74,7 @@ def final_state(server: Any, row: TableRow) -> dict[str, Any]:
     result.update(game=record["game"], seats=record["seats"], termination=record.get("termination"),
                   faults=record.get("faults", []), seat=seat)
     n = sum(len(hand["actions"]) for hand in record["hands"])
-    return {"type": "state", "table": Table(row, server.store, server.registry).summary,
+    return {"type": "state", "table": Table(row, server.store, server.registry,
+                                                nickname=server.store.nickname(row.owner)).summary,
             "observation": replayed.state.observation(seat), "your_turn": False, "legal_actions": [],
             "decision": n, "hands": hands, "result": result}
