@@ -63,7 +63,7 @@ export async function showStart(root) {
     const bots = [];
     for (let seat = 1; seat < players; seat++) {
       const select = el("select", { id: `bot-${seat}`, name: `bot-${seat}`, "aria-label": `bot in seat ${seat}` },
-        chosen.bots.map((b) => el("option", { value: b, selected: b === "heuristic" }, b)));
+        chosen.bots.map((b) => el("option", { value: b, selected: b === (chosen.default_bot || "heuristic") }, b)));
       bots.push(select);
     }
     const options = (chosen.options || []).filter((o) => o.name !== "players").map(optionField);
