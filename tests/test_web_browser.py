@@ -248,7 +248,9 @@ def test_the_daily_five_hundred_deal_played_by_clicking_then_the_leaderboard_wit
     assert row.nth(2).inner_text() == str(mine["score"])
     assert row.nth(3).inner_text() == str(board["par"]["margin"])
     assert row.nth(4).inner_text() == (f"+{mine['versus_par']}" if mine["versus_par"] > 0 else str(mine["versus_par"]))
-    assert str(board["par"]["margin"]) in page.locator("#par").inner_text()
+    par = board["par"]["margin"]
+    assert (f"Par +{par}" if par > 0 else f"Par {par}") in page.locator("#par").inner_text()
+    assert row.nth(5).locator("a").get_attribute("href") == mine["replay"]  # one's own game: its replay
     page.click("[data-date=all]")
     page.wait_for_selector("#board-heading:has-text('all time')", timeout=WAIT)
 

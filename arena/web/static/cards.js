@@ -143,3 +143,18 @@ export function sortHand(game, cards, trump) {
     return 0;
   });
 }
+
+/** A card written inline, "10" and its suit symbol in the suit's colour (logs and summaries). */
+export function cardText(text) {
+  const c = parseCard(text);
+  const span = document.createElement("span");
+  span.className = "card-text";
+  if (!c || c.joker) {
+    span.textContent = c ? "JK" : String(text);
+    return span;
+  }
+  span.classList.add(isRed(c.suit) ? "red" : "black");
+  span.append(c.rank, suitIcon(c.suit));
+  span.setAttribute("aria-label", cardWords(text));
+  return span;
+}

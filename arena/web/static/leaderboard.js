@@ -15,16 +15,17 @@ export async function showLeaderboard(root, game, date) {
   const tab = (label, value) => el("button", { type: "button", class: "nav" + (date === value ? " chosen" : ""), "data-date": value,
     "aria-pressed": date === value ? "true" : "false", onclick: () => go(game, value) }, label);
   const rows = board.rows || [];
+  const allTime = board.date === "all";
   const table = el("table", { id: "leaderboard", class: "leaderboard" },
-    el("thead", {}, el("tr", {}, ["#", "Player", "Score", "Par", "vs par", ""].map((h) => el("th", {}, h)))),
-    el("tbody", {}, rows.length ? rows.map((r) => el("tr", {},
+    el("thead", {}, el("tr", {}, ["#", "Player", allTime ? "Margins" : "Margin", "Par", "vs par", allTime ? "Games" : ""].map((h) => el("th", {}, h)))),
+    el("tbody", {}, rows.length ? rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
       el("td", {}, String(r.rank ?? "")),
       el("td", {}, r.nickname || "(no name)"),
       el("td", {}, show(r.score)),
       el("td", {}, show(r.par)),
-      el("td", { class: numberClass(r.versus_par) }, signed(r.versus_par)),
-      el("td", {}, r.table ? el("a", { href: replayUrl(r.table) }, "replay") : "")))
-      : el("tr", {}, el("td", { colspan: 6, class: "empty" }, "Nobody has finished this deal yet."))));
+      el("td", { class: numberClass(r.versus_par) }, r.versus_par === null && r.termination && r.termination !== "normal" ? r.termination : signed(r.versus_par)),
+      el("td", {}, allTime ? String(r.games ?? "") : replayLink(r))))
+      : el("tr", {}, el("td", { colspan: 6, class: "empty" }, allTime ? "No ranked games yet." : "Nobody has finished this deal yet."))));
   clear(root).appendChild(el("section", { id: "leaderboard-view", class: "board" },
     el("h1", {}, "Leaderboard"),
     el("div", { class: "board-controls" }, picker, tab("Today", "today"), tab("Yesterday", "yesterday"), tab("All time", "all"), dateInput),
@@ -35,14 +36,20 @@ export async function showLeaderboard(root, game, date) {
 }
 
 function parBlock(par) {
-  // Par is the backend's figure(s) for the day's cards; shown as it comes (a number or named values).
-  if (par === null || par === undefined) return el("p", { id: "par", class: "hint" }, "Par: not computed yet.");
-  if (typeof par !== "object") return el("p", { id: "par" }, `Par: ${show(par)}`);
-  const entries = Object.entries(par).filter(([, v]) => v !== null && typeof v !== "object");
-  const note = par.note || par.description;
-  return el("div", { id: "par", class: "par" }, el("b", {}, "Par "),
-    entries.filter(([k]) => k !== "note" && k !== "description").map(([k, v]) => el("span", { class: "par-item" }, `${k.replaceAll("_", " ")}: ${show(v)}`)),
-    note ? el("p", { class: "hint" }, note) : null);
+  // The par: the heuristic bot in the person's seat on the same cards; its margin is what a
+  // person's margin is compared with (docs/web.md).
+  if (!par) return el("p", { id: "par", class: "hint" }, "All time: each player's margins and pars summed over their ranked days.");
+  const scores = Array.isArray(par.scores) ? ` (it finished ${par.scores.join(" to ")})` : "";
+  return el("p", { id: "par", class: "par" }, el("b", {}, `Par ${signed(par.margin)}`),
+    el("span", {}, `: the margin of the heuristic bot in your seat with the same cards${scores}. `
+      + "Your margin is your side's final score less the best other side's."));
+}
+
+function replayLink(row) {
+  // One's own games always; everyone's once the day's deal is over (they show its cards).
+  if (!row.table) return "";
+  if (row.mine || row.public) return el("a", { href: row.replay || replayUrl(row.table) }, "replay");
+  return el("small", { class: "hint" }, "replay tomorrow");
 }
 
 function titleOf(games, name) {

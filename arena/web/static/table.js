@@ -2,7 +2,7 @@
 // (protocol: docs/web.md), so a reload or a reconnect shows exactly what the server holds.
 
 import { el, clear, frag, append } from "./dom.js";
-import { cardFace, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
+import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
 import { rulesOf, actButton } from "./games.js";
 import { tableSocketUrl, replayUrl, recordUrl } from "./api.js";
 
@@ -200,7 +200,7 @@ class TableView {
     const active = new Set(obs.active_seats || [...Array(n).keys()]);
     const calls = this.lastCalls(ctx);
     for (let seat = 0; seat < n; seat++) {
-      const [x, y] = this.position(ctx, seat, 0.42, 0.40);
+      const [x, y] = this.position(ctx, seat, 0.385, 0.40);
       const plate = el("div", {
         class: "seat" + (seat === ctx.me ? " me" : "") + (obs.to_act === seat ? " to-act" : "") + (active.has(seat) ? "" : " out"),
         "data-seat": seat, style: `left:${x}%;top:${y}%`,
@@ -447,11 +447,15 @@ class TableView {
 
   log(ctx) {
     const { obs, rules } = ctx;
-    const items = (obs.history || []).slice(-16).map(([seat, action]) => {
-      const label = rules.bubble(action, obs) || rules.label(action, ctx, obs) || action.replace(/^play /, "");
+    const items = (obs.history || []).slice(-24).map(([seat, action]) => {
+      const [verb, card, named] = action.split(" ");
+      const label = CARD_VERBS.has(verb) && parseCard(card)
+        ? frag(verb === "play" ? "" : `${verb} `, cardText(card), named ? frag(" calling ", suitIcon(named)) : "")
+        : rules.bubble(action, obs) || rules.label(action, ctx, obs) || action;
       return el("li", {}, el("span", { class: "who" }, ctx.seatName(seat)), " ", label);
     });
-    return el("details", { class: "panel log" }, el("summary", {}, "This deal so far"), el("ol", {}, items));
+    return el("details", { class: "panel log", open: this.ui.get("logClosed") ? null : true,
+      ontoggle: (e) => this.ui.set("logClosed", !e.target.open) }, el("summary", {}, "This deal so far"), el("ol", {}, items));
   }
 
   // ------------------------------------------------------------------ keyboard and focus
