@@ -4,7 +4,7 @@
 // rule here recognises is still offered, as a plain button with its action string (table.js).
 
 import { el, frag } from "./dom.js";
-import { suitIcon, cardFace, SUIT_NAMES } from "./cards.js";
+import { suitIcon, cardFace, cardText, SUIT_NAMES } from "./cards.js";
 
 const STRAIN_WORDS = { ...SUIT_NAMES, NT: "no trumps" };
 
@@ -313,8 +313,9 @@ const allFours = {
   },
   contract(obs, ctx) {
     const c = obs.contract;
-    if (c) return frag("Trumps ", strain(c.trump), ` (${c.decision}${c.runs ? `, ${c.runs} run${c.runs > 1 ? "s" : ""}` : ""})`);
-    if (obs.turn_up) return frag("Turned up: ", obs.turn_up);
+    const how = { stand: "the eldest stood", "give one": "the dealer gave one", run: "the pack was run" };
+    if (c) return `${how[c.decision] || c.decision}${c.runs > 1 ? ` (${c.runs} runs)` : ""}`;
+    if (obs.turn_up) return frag("Turned up: ", cardText(obs.turn_up));
     return null;
   },
   centre(obs) {
@@ -329,7 +330,8 @@ const allFours = {
   summary(result, ctx) {
     const lines = [];
     for (const p of result.points || []) {
-      lines.push(`${p.item}${p.card ? ` (${p.card})` : ""}: ${ctx.sideName(p.side)} +${p.points}`);
+      lines.push(frag(p.item[0].toUpperCase() + p.item.slice(1), p.card ? frag(" (", cardText(p.card), ")") : "",
+        `: ${ctx.sideName(p.side)} +${p.points}`));
     }
     if (result.end === "redeal") lines.push("The pack ran out: the same dealer deals again.");
     return lines;

@@ -3,7 +3,7 @@
 // the bots of the other seats), and the player's earlier tables to resume.
 
 import { el, clear, append } from "./dom.js";
-import { api } from "./api.js";
+import { api, replayUrl } from "./api.js";
 
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
 
@@ -97,6 +97,7 @@ export async function showStart(root) {
     } }, "Play today's deal");
 
   const mine = tables.filter((t) => !t.finished);
+  const done = tables.filter((t) => t.finished).sort((a, b) => (b.created || 0) - (a.created || 0)).slice(0, 5);
   append(view, [
     el("h1", {}, "Trick Arena"),
     el("p", { class: "lead" }, "Card games in the browser: you take a seat, bots take the others. Nothing to install, no sign-up."),
@@ -114,7 +115,11 @@ export async function showStart(root) {
       details),
     mine.length ? el("section", { class: "resume" }, el("h2", {}, "Your unfinished games"),
       el("ul", {}, mine.map((t) => el("li", {}, el("a", { href: `#/table/${encodeURIComponent(t.id)}`, "data-table": t.id },
-        `${title(games, t.game)} · ${t.mode === "daily" ? `daily ${t.date}` : "new game"} · started ${t.created || ""}`))))) : null]);
+        describe(games, t)))))) : null,
+    done.length ? el("section", { class: "resume" }, el("h2", {}, "Your finished games"),
+      el("ul", {}, done.map((t) => el("li", {}, describe(games, t), " · ",
+        el("a", { href: `#/table/${encodeURIComponent(t.id)}` }, "the table"), " · ",
+        el("a", { href: replayUrl(t.id) }, "replay"))))) : null]);
   drawPicker();
   drawNew();
 }
@@ -126,6 +131,12 @@ async function create(spec, say) {
   } catch (error) {
     say(`The game could not start: ${error.message}`);
   }
+}
+
+function describe(games, t) {
+  const started = t.created ? new Date(t.created * 1000).toLocaleString() : "";
+  const mode = t.mode === "daily" ? `daily deal ${t.date}${t.ranked ? "" : " (unranked)"}` : "new game";
+  return `${title(games, t.game)} · ${mode}${started ? ` · started ${started}` : ""}`;
 }
 
 function title(games, name) {

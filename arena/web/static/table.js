@@ -200,7 +200,7 @@ class TableView {
     const active = new Set(obs.active_seats || [...Array(n).keys()]);
     const calls = this.lastCalls(ctx);
     for (let seat = 0; seat < n; seat++) {
-      const [x, y] = this.position(ctx, seat, 0.385, 0.40);
+      const [x, y] = this.position(ctx, seat, ctx.n > 4 ? 0.36 : 0.385, 0.40);
       const plate = el("div", {
         class: "seat" + (seat === ctx.me ? " me" : "") + (obs.to_act === seat ? " to-act" : "") + (active.has(seat) ? "" : " out"),
         "data-seat": seat, style: `left:${x}%;top:${y}%`,
@@ -212,7 +212,7 @@ class TableView {
         obs.phase === "play" || (obs.tricks_won_by_seat || [])[seat] ? el("span", { class: "tricks", title: "tricks won" }, `${(obs.tricks_won_by_seat || [])[seat] ?? 0} tr`) : null,
         active.has(seat) ? null : el("span", { class: "badge" }, "sits out"),
         (obs.passed || []).includes(seat) && obs.phase === "auction" ? el("span", { class: "badge passed" }, "passed") : null),
-      calls.has(seat) ? el("div", { class: "bubble" }, calls.get(seat)) : null,
+      calls.has(seat) ? el("div", { class: "bubble" + (y < 35 ? " below" : "") }, calls.get(seat)) : null,
       obs.to_act === seat && seat !== ctx.me ? el("div", { class: "thinking" }, "…") : null);
       felt.appendChild(plate);
     }
@@ -225,7 +225,7 @@ class TableView {
     }
     const trick = el("div", { id: "trick", class: "trick" + (done ? " done" : ""), "aria-label": done ? "the last trick" : "the trick in play" });
     for (const [seat, card] of cards) {
-      const [x, y] = this.position(ctx, seat, 0.16, 0.17);
+      const [x, y] = ctx.n > 4 ? this.position(ctx, seat, 0.27, 0.25) : this.position(ctx, seat, 0.16, 0.17);
       const face = cardFace(card);
       face.dataset.seat = seat;
       face.style.left = `${x}%`;
