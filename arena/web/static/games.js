@@ -113,7 +113,11 @@ const fiveHundred = {
         }
       }
       rows.push(grid);
-      const specials = ["bid MIS", "bid OM", "bid BM"].filter((a) => legal.includes(a));
+      // Misère and open misère are always shown where the options allow them (greyed when not
+      // biddable now), as on the grid; blind misère only when it may be bid.
+      const opts = ctx.options || {};
+      const specials = ["bid MIS", "bid OM", "bid BM"].filter((a) => legal.includes(a)
+        || (a === "bid MIS" && opts.allow_misere !== false) || (a === "bid OM" && opts.allow_open_misere !== false));
       const sk = legal.filter((a) => a.endsWith("-SK") && FH_BID.test(a));
       rows.push(
         row(
@@ -121,7 +125,7 @@ const fiveHundred = {
           specials.map((a) => {
             used.add(a);
             return actButton(a, frag(fhBidLabel(a.slice(4)), el("small", {}, String(fhValue(a.slice(4))))), {
-              words: this.words(a), extra: "bid",
+              words: this.words(a), extra: "bid", legal: legal.includes(a),
             });
           }),
         ),

@@ -144,7 +144,7 @@ class TableView {
       const names = seats.map(seatName);
       return names.includes("You") ? ["You", ...names.filter((x) => x !== "You")].join(" & ") : names.join(" & ");
     };
-    return { obs, n, me, rules, sideOf, offset, seatName, sideName, numSides };
+    return { obs, n, me, rules, sideOf, offset, seatName, sideName, numSides, options: s.table.options || {} };
   }
 
   // ------------------------------------------------------------------ drawing
@@ -213,6 +213,9 @@ class TableView {
         active.has(seat) ? null : el("span", { class: "badge" }, "sits out"),
         (obs.passed || []).includes(seat) && obs.phase === "auction" ? el("span", { class: "badge passed" }, "passed") : null),
       calls.has(seat) ? el("div", { class: "bubble" + (y < 35 ? " below" : "") }, calls.get(seat)) : null,
+      exposedBy(obs) === seat && seat !== ctx.me
+        ? el("div", { class: "exposed", "aria-label": "the open misère hand" }, sortHand(obs.game, obs.exposed, obs.trump).map((c) => cardText(c)))
+        : null,
       obs.to_act === seat && seat !== ctx.me ? el("div", { class: "thinking" }, "…") : null);
       felt.appendChild(plate);
     }
@@ -280,7 +283,9 @@ class TableView {
         const left = this.discardCount(ctx) - this.selected.size;
         return `You took the kitty: pick ${left > 0 ? `${left} more card${left > 1 ? "s" : ""}` : "no more cards"} to discard, then confirm`;
       }
-      return rules.prompt(obs, s.legal_actions || [], ctx);
+      const prompt = rules.prompt(obs, s.legal_actions || [], ctx);
+      const left = typeof obs.time_left === "number" ? obs.time_left : null;
+      return left !== null && left < 300 ? `${prompt} (${Math.max(0, Math.floor(left))} s left for this decision)` : prompt;
     }
     if (obs.to_act === null || obs.to_act === undefined) return "Waiting for the next deal…";
     return `Waiting for ${ctx.seatName(obs.to_act)}…`;
@@ -437,6 +442,7 @@ class TableView {
     return el("section", { id: "finished", class: "panel finished" },
       el("h3", {}, headline),
       el("p", {}, "Final scores: " + (result.scores || []).map((sc, side) => `${ctx.sideName(side)} ${sc}`).join(", ")),
+      ending(result.termination, ctx),
       t.mode === "daily" ? el("p", {}, t.ranked === false ? "This was a replay of today's deal: it is not ranked." : "Your score is on today's leaderboard.") : null,
       el("p", { class: "links" },
         el("a", { id: "replay-link", href: replayUrl(t.id || this.id) }, "Replay"),
@@ -542,6 +548,20 @@ function suitName(s) {
 
 function jokerCall(suit) {
   return frag("JK: ", suitName(suit));
+}
+
+function exposedBy(obs) {
+  // Five Hundred's open misère: the contractor's cards are public after the first trick.
+  return Array.isArray(obs.exposed) && obs.exposed.length && obs.contract ? obs.contract.contractor : null;
+}
+
+function ending(termination, ctx) {
+  if (!termination || termination.how === "normal") return null;
+  if (termination.how === "forfeit") {
+    const fault = termination.fault || {};
+    return el("p", { class: "message" }, `${ctx.seatName(termination.seat)} forfeited the game (${fault.kind || "fault"}${fault.message ? `: ${fault.message}` : ""}).`);
+  }
+  return el("p", { class: "message" }, `The game ended ${termination.how}.`);
 }
 
 function signed(n) {
