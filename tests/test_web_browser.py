@@ -35,6 +35,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]
 WAIT = 30_000  # ms: a bound on any one step (the bots play with no pace; the machine may be busy)
 ACT = "#decisions [data-action], #hand [data-action]"
+OFFERED = """() => [...document.querySelectorAll("[data-action]")].map(e => e.dataset.action)
+  .concat([...document.querySelectorAll("[data-choices]")].flatMap(e => e.dataset.choices.split("|")))"""
 FIRST_DAY = datetime.date(2026, 3, 1)
 
 
@@ -145,9 +147,7 @@ class Person:
 
     def offered(self) -> set[str]:
         """Every action the page offers now: data-action elements and multi-choice cards."""
-        actions = self.page.eval_on_selector_all("[data-action]", "els => els.map(e => e.dataset.action)")
-        choices = self.page.eval_on_selector_all("[data-choices]", "els => els.flatMap(e => e.dataset.choices.split('|'))")
-        return set(actions) | set(choices)
+        return set(self.page.evaluate(OFFERED))
 
     def legal(self) -> list[str]:
         """The legal actions of the state the page shows (from the WebSocket)."""
@@ -225,11 +225,11 @@ def test_the_daily_five_hundred_deal_played_by_clicking_then_the_leaderboard_wit
         legal = me.legal()
         assert set(legal) <= me.offered(), f"not offered: {set(legal) - me.offered()}"
         # Only what is legal is highlighted: the other cards are dimmed and cannot be clicked.
-        for card in page.locator("#hand .card.dimmed").all():
-            assert card.is_disabled()
+        assert page.evaluate("() => [...document.querySelectorAll('#hand .card.dimmed')].every(c => c.disabled)")
         me.play_first()
         answered += 1
     assert answered > 10
+    print(f"daily game: {answered} decisions by clicking, {page.locator('#table .deal').inner_text()}")
     finished = page.locator("#finished")
     assert re.search(r"won|win", finished.locator("h3").inner_text())
     assert page.locator("#hand-summary").count() == 1
@@ -381,7 +381,8 @@ def test_a_reload_in_the_middle_of_a_hand_resumes_the_same_state(person):
     me = person()
     me.start("five_hundred", "new")
     page = me.page
-    me.play_until(lambda: me.phase == "play" and page.locator("#trick .card").count() > 0)
+    me.play_until(lambda: me.phase == "play" and page.locator("#trick:not(.done) .card").count() > 0
+                  and page.locator("#last-trick-button").is_enabled())
     url = page.url
     seen = (me.decision, me.phase, me.hand(), page.locator("#trick").inner_html(), page.locator("#scores").inner_text(),
             page.locator("#contract").inner_text())
@@ -390,6 +391,12 @@ def test_a_reload_in_the_middle_of_a_hand_resumes_the_same_state(person):
     assert page.url == url
     assert (me.decision, me.phase, me.hand(), page.locator("#trick").inner_html(), page.locator("#scores").inner_text(),
             page.locator("#contract").inner_text()) == seen
+    # The last trick on request: who played what, and who won it; Escape closes it.
+    page.click("#last-trick-button")
+    shown = page.locator("#last-trick")
+    assert shown.locator(".card").count() == 4 and "Won by" in shown.inner_text()
+    page.keyboard.press("Escape")
+    assert page.locator("#last-trick").count() == 0
     me.play_first()  # and play goes on
 
 
@@ -418,6 +425,29 @@ def test_phone_width_and_keyboard_only(person):
     assert page.locator("#hand .card").count() >= 1
     for box in [el.bounding_box() for el in page.locator("#hand .card").all()]:
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+SHORT = {"fifty_six": {"initial_tables": "1"}, "all_fours": {"target_score": "3"}, "bid_euchre": {"target_score": "4"}}
+
+
+@pytest.mark.parametrize("game", sorted(SHORT))
+def test_each_other_game_is_played_to_the_end_in_the_page(person, game):
+    """56, All Fours and Bid Euchre to the end (short targets set in the form), every legal action offered."""
+    me = person()
+    page = me.page
+    page.check(f"#game-{game}")
+    page.click("details.options summary")
+    for name, value in SHORT[game].items():
+        page.fill(f"#option-{name}", value)
+    me.start(game, "new")
+    while me.wait_turn():
+        legal = set(me.legal())
+        if game == "fifty_six":  # its bids sit behind the amount picker (the test above walks it)
+            legal = {a for a in legal if not a.startswith("bid ")}
+        assert legal <= me.offered()
+        me.play_first()
+    assert page.locator("#finished h3").inner_text()
+    assert page.locator("#hand-summary").count() == 1
 
 
 def test_a_game_the_page_does_not_know_still_plays(person):

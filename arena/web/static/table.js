@@ -190,7 +190,7 @@ class TableView {
       extra ? el("div", { class: "extra-scores" }, extra) : null,
       el("div", { class: "bar-buttons" },
         el("button", { type: "button", id: "last-trick-button", class: "nav", "aria-pressed": lastShown ? "true" : "false",
-          disabled: !obs.last_trick, onclick: () => this.toggle("lastTrick") }, lastShown ? "Hide last trick" : "Last trick"),
+          disabled: !this.previousTrick(), onclick: () => this.toggle("lastTrick") }, lastShown ? "Hide last trick" : "Last trick"),
         el("a", { href: "#/", class: "nav button-link" }, "Leave")));
   }
 
@@ -240,17 +240,28 @@ class TableView {
     felt.appendChild(trick);
     const centre = rules.centre ? rules.centre(obs, ctx) : null;
     if (centre) felt.appendChild(centre);
-    if (this.ui.get("lastTrick") && obs.last_trick) felt.appendChild(this.lastTrick(ctx));
+    if (this.ui.get("lastTrick") && this.previousTrick()) felt.appendChild(this.lastTrick(ctx));
     return felt;
   }
 
+  previousTrick() {
+    // This hand's last finished trick; before the first trick of a hand, the previous hand's last.
+    const s = this.state;
+    const obs = s.observation;
+    if (obs.last_trick) return obs.last_trick;
+    if ((obs.tricks || []).length) return null;
+    const hands = s.hands || [];
+    const tricks = hands.length ? hands[hands.length - 1].tricks || [] : [];
+    return tricks.length ? tricks[tricks.length - 1] : null;
+  }
+
   lastTrick(ctx) {
-    const t = ctx.obs.last_trick;
+    const t = this.previousTrick();
     return el("div", { id: "last-trick", class: "last-trick", role: "dialog", "aria-label": "last trick" },
       el("h3", {}, "Last trick"),
       el("ol", {}, t.cards.map(([seat, card]) => el("li", { class: seat === t.winner ? "winner" : "" },
         el("span", {}, ctx.seatName(seat)), cardFace(card)))),
-      el("p", {}, `Won by ${ctx.seatName(t.winner)}`),
+      el("p", {}, `Won by ${ctx.seatName(t.winner)}${typeof t.points === "number" ? ` (${t.points} points)` : ""}`),
       el("button", { type: "button", class: "nav", onclick: () => this.toggle("lastTrick") }, "Close"));
   }
 
@@ -505,7 +516,7 @@ class TableView {
       items[next].focus();
       event.preventDefault();
     } else if (event.key === "l" || event.key === "L") {
-      if (this.state.observation.last_trick) this.toggle("lastTrick");
+      if (this.previousTrick()) this.toggle("lastTrick");
     } else if (event.key === "Escape" && this.ui.get("lastTrick")) {
       this.toggle("lastTrick");
     }
