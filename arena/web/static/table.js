@@ -155,6 +155,7 @@ class TableView {
     const focus = this.focusKey();
     const ctx = this.context();
     const { obs, rules } = ctx;
+    document.title = `${s.table.title || obs.game}${s.your_turn ? ": your turn" : ""} – Trick Arena`;
     const view = el("section", { id: "table", class: `table-view game-${obs.game}`, "data-phase": obs.phase,
       "data-decision": s.decision, "data-your-turn": s.your_turn ? "true" : "false" });
     append(view, [
@@ -419,8 +420,10 @@ class TableView {
     const hands = s.hands || [];
     if (hands.length) {
       const latest = hands[hands.length - 1];
-      const fresh = hands.length > (this.seenHands ?? 0);
+      // Marked new from the end of a hand until the next hand's first trick is played.
+      const fresh = hands.length > (this.seenHands ?? 0) && !(ctx.obs.tricks || []).length;
       side.appendChild(this.summary(ctx, latest, hands.length, fresh));
+      if (hands.length > 1) side.appendChild(this.scoreSheet(ctx, hands));
     }
     side.appendChild(this.log(ctx));
     return side;
@@ -438,6 +441,15 @@ class TableView {
           el("th", {}, ctx.sideName(side)),
           el("td", {}, signed(changes[side])),
           el("td", {}, String(score)))))));
+  }
+
+  scoreSheet(ctx, hands) {
+    const sides = (hands[hands.length - 1].scores || []).map((_, side) => side);
+    return el("details", { id: "score-sheet", class: "panel score-sheet" }, el("summary", {}, "Score sheet"),
+      el("table", { class: "score-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, "hand"), sides.map((side) => el("th", {}, ctx.sideName(side))))),
+        el("tbody", {}, hands.map((hand, i) => el("tr", {}, el("td", {}, String(i + 1)),
+          sides.map((side) => el("td", {}, `${(hand.scores || [])[side] ?? ""}`, el("small", {}, ` (${signed((hand.changes || [])[side])})`))))))));
   }
 
   finished(ctx) {
