@@ -34,6 +34,10 @@ function row(title, ...buttons) {
   return el("div", { class: "decision-row" }, title ? el("span", { class: "row-title" }, title) : null, items);
 }
 
+function cardList(cards) {
+  return frag(cards.map((c, i) => frag(i ? " " : "", cardText(c))));
+}
+
 // ---------------------------------------------------------------- Five Hundred
 
 const FH_BID = /^bid (\d+)(S|C|D|H|NT)(-SK)?$/;
@@ -170,6 +174,10 @@ const fiveHundred = {
     }
     if (obs.high_bid) return frag("High bid: ", ctx.seatName(obs.high_bid.seat), " ", fhBidLabel(obs.high_bid.bid));
     return null;
+  },
+  extraScores(obs) {
+    // Only the contractor sees its discards (R-6.2.2); a reminder of what went out of play.
+    return Array.isArray(obs.discards) && obs.discards.length ? frag("Your discards: ", cardList(obs.discards)) : null;
   },
   bubble(action) {
     if (action === "pass") return "Pass";
@@ -322,6 +330,11 @@ const allFours = {
     if (obs.turn_up) return frag("Turned up: ", cardText(obs.turn_up));
     return null;
   },
+  extraScores(obs, ctx) {
+    const points = obs.points || [];
+    if (!points.length) return null;
+    return frag("This deal: ", points.map((p, i) => frag(i ? ", " : "", `${p.item} +${p.points} ${ctx.sideName(p.side)}`)));
+  },
   centre(obs) {
     if (!obs.turn_ups || !obs.turn_ups.length) return null;
     return el("div", { class: "turn-ups", "aria-label": "turned up" }, el("span", { class: "label" }, "Turn-up"),
@@ -391,6 +404,11 @@ const bidEuchre = {
     if (c) return frag(ctx.seatName(c.seat), ": ", c.bid, c.trump ? frag(" ", strain(c.trump)) : "", c.alone ? " (partner sits out)" : "");
     if (obs.high_bid) return frag("High bid: ", ctx.seatName(obs.high_bid.seat), " ", obs.high_bid.bid);
     return null;
+  },
+  extraScores(obs) {
+    const ex = obs.exchange;
+    if (!ex || !((ex.given || []).length || (ex.received || []).length)) return null;
+    return frag("Help exchange: you gave ", cardList(ex.given || []), (ex.received || []).length ? frag(", received ", cardList(ex.received)) : "");
   },
   bubble(action) {
     if (action.startsWith("bid ") || action === "pass") return this.label(action);
