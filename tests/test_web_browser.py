@@ -88,7 +88,7 @@ class Person:
     """One person (a fresh browser context: a cookie of their own) at the page, with the server's
     state messages as they arrive on the table's WebSocket."""
 
-    def __init__(self, browser, base_url: str, width: int = 1200, height: int = 900):
+    def __init__(self, browser, base_url: str, width: int = 1200, height: int = 900, pause: bool = False):
         self.context = browser.new_context(viewport={"width": width, "height": height})
         self.page = self.context.new_page()
         self.base = base_url
@@ -98,6 +98,8 @@ class Person:
         self.page.on("websocket", self._watch)
         self.page.goto(base_url + "/")
         self.page.wait_for_selector("#start-daily", timeout=WAIT)
+        if not pause:  # the pause on each finished trick is for people; the tests keep it short
+            self.page.uncheck("#trick-pause")
 
     def _watch(self, ws) -> None:
         def frame(payload: Any) -> None:
@@ -378,7 +380,7 @@ def test_bid_euchre_help_the_partner_exchange(person):
 
 
 def test_a_reload_in_the_middle_of_a_hand_resumes_the_same_state(person):
-    me = person()
+    me = person(pause=True)  # finished tricks pause in view: play goes on through the pauses
     me.start("five_hundred", "new")
     page = me.page
     me.play_until(lambda: me.phase == "play" and page.locator("#trick:not(.done) .card").count() > 0

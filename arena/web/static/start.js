@@ -4,6 +4,7 @@
 
 import { el, clear, append } from "./dom.js";
 import { api, replayUrl } from "./api.js";
+import { trickPause, PAUSE_KEY } from "./table.js";
 
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
 
@@ -96,12 +97,17 @@ export async function showStart(root) {
       await create({ game: chosen.name, mode: "daily" }, say);
     } }, "Play today's deal");
 
+  const pause = el("input", { type: "checkbox", id: "trick-pause", checked: trickPause(),
+    onchange: () => localStorage.setItem(PAUSE_KEY, pause.checked ? "on" : "off") });
+  const settings = el("p", { class: "settings" }, el("label", { for: "trick-pause" }, pause,
+    " Pause a moment on each finished trick (the bots play quickly)"));
   const mine = tables.filter((t) => !t.finished);
   const done = tables.filter((t) => t.finished).sort((a, b) => (b.created || 0) - (a.created || 0)).slice(0, 5);
   append(view, [
     el("h1", {}, "Trick Arena"),
     el("p", { class: "lead" }, "Card games in the browser: you take a seat, bots take the others. Nothing to install, no sign-up."),
     nickForm,
+    settings,
     el("h2", {}, "Choose a game"),
     picker,
     status,

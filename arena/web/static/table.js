@@ -7,6 +7,17 @@ import { rulesOf, actButton } from "./games.js";
 import { tableSocketUrl, replayUrl, recordUrl } from "./api.js";
 
 const CARD_VERBS = new Set(["play", "discard", "give"]);
+const TRICK_PAUSE = 1200; // ms a finished trick stays in view (the start screen's setting turns it off)
+export const PAUSE_KEY = "trick-arena-trick-pause";
+
+/** Whether finished tricks pause in view (on unless the person turned it off; kept in this browser). */
+export function trickPause() {
+  try {
+    return localStorage.getItem(PAUSE_KEY) !== "off";
+  } catch {
+    return true;
+  }
+}
 const COMPASS_CLOCKWISE = ["South", "West", "North", "East"]; // seat+1 sits on your left
 const COMPASS_ANTICLOCKWISE = ["South", "East", "North", "West"]; // seat+1 sits on your right
 
@@ -30,6 +41,11 @@ class TableView {
     this.selected = new Set(); // discard picks (card strings, by hand position)
     this.ui = new Map(); // small view settings: chosen 56 amount, last trick shown
     this.seenHands = null; // the number of hand results when the page opened
+    this.donePause = trickPause() ? TRICK_PAUSE : 0;
+    this.held = null; // a state waiting for the finished trick's pause to end
+    this.heldTimer = null;
+    this.doneKey = null;
+    this.doneSince = null;
     this.message = null;
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
@@ -44,6 +60,7 @@ class TableView {
 
   close() {
     this.closed = true;
+    clearTimeout(this.heldTimer);
     document.removeEventListener("keydown", this.onKey);
     this.root.removeEventListener("click", this.onClick);
     if (this.socket) this.socket.close(1000, "left the table");
@@ -88,12 +105,52 @@ class TableView {
       return;
     }
     if (msg.type !== "state") return;
+    this.incoming(msg);
+  }
+
+  // A finished trick stays on the table at least TRICK_PAUSE ms (if the person keeps the setting
+  // on) before the next lead or the next hand replaces it: the bots may play faster than that.
+  incoming(msg) {
+    if (this.heldTimer) {
+      this.held = msg; // the latest state wins; it is shown when the pause is over
+      return;
+    }
+    const wait = this.pauseLeft(msg);
+    if (wait > 0) {
+      this.held = msg;
+      this.heldTimer = setTimeout(() => {
+        this.heldTimer = null;
+        const next = this.held;
+        this.held = null;
+        this.incoming(next);
+      }, wait);
+      return;
+    }
+    this.apply(msg);
+  }
+
+  pauseLeft(msg) {
+    if (!this.donePause || !this.state || !this.doneSince) return 0;
+    const now = this.state.observation;
+    const next = msg.observation;
+    const showing = now.phase === "play" && !(now.trick || []).length && now.last_trick;
+    const same = next.phase === "play" && !(next.trick || []).length && next.hand_index === now.hand_index
+      && (next.tricks || []).length === (now.tricks || []).length;
+    if (!showing || same) return 0;
+    return Math.max(0, this.donePause - (performance.now() - this.doneSince));
+  }
+
+  apply(msg) {
     const before = this.state;
     this.state = msg;
     if (this.seenHands === null) this.seenHands = (msg.hands || []).length;
     if (this.pending !== null && msg.decision !== this.pending) this.pending = null;
     if (!msg.your_turn || (before && before.observation.phase !== msg.observation.phase)) this.selected.clear();
     const newTurn = msg.your_turn && (!before || !before.your_turn || before.decision !== msg.decision);
+    const o = msg.observation;
+    const doneKey = o.phase === "play" && !(o.trick || []).length && o.last_trick ? `${o.hand_index}:${(o.tricks || []).length}` : null;
+    if (doneKey !== this.doneKey) this.doneSince = doneKey && before ? performance.now() : null;
+    this.doneKey = doneKey;
     this.render();
     if (this.queue.length && msg.your_turn && this.pending === null) {
       const next = this.queue.shift();
