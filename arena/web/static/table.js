@@ -4,7 +4,8 @@
 import { el, clear, frag, append } from "./dom.js";
 import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
 import { rulesOf, actButton } from "./games.js";
-import { tableSocketUrl, replayUrl, recordUrl } from "./api.js";
+import { tableSocketUrl } from "./api.js";
+import { handSummary, scoreSheet, finishedPanel, dealLog } from "./panels.js";
 
 const CARD_VERBS = new Set(["play", "discard", "give"]);
 const TRICK_PAUSE = 1200; // ms a finished trick stays in view (the start screen's setting turns it off)
@@ -473,75 +474,18 @@ class TableView {
   sidebar(ctx) {
     const s = this.state;
     const side = el("aside", { class: "info" });
-    if (s.result) side.appendChild(this.finished(ctx));
+    const ui = { get: (k) => this.ui.get(k), set: (k, v) => this.ui.set(k, v) }; // no redraw: <details> keeps itself
+    if (s.result) side.appendChild(finishedPanel(ctx, s.table, s.result, this.id));
     const hands = s.hands || [];
     if (hands.length) {
       const latest = hands[hands.length - 1];
       // Marked new from the end of a hand until the next hand's first trick is played.
       const fresh = hands.length > (this.seenHands ?? 0) && !(ctx.obs.tricks || []).length;
-      side.appendChild(this.summary(ctx, latest, hands.length, fresh));
-      if (hands.length > 1) side.appendChild(this.scoreSheet(ctx, hands));
+      side.appendChild(handSummary(ctx, latest, hands.length, fresh));
+      if (hands.length > 1) side.appendChild(scoreSheet(ctx, hands, ui));
     }
-    side.appendChild(this.log(ctx));
+    side.appendChild(dealLog(ctx, ui));
     return side;
-  }
-
-  summary(ctx, result, number, fresh) {
-    const lines = ctx.rules.summary(result, ctx) || [];
-    const changes = result.changes || [];
-    return el("section", { id: "hand-summary", class: "panel hand-summary" + (fresh ? " fresh" : ""), "aria-live": "polite" },
-      el("h3", {}, `Hand ${number} summary`),
-      lines.map((line) => el("p", {}, line)),
-      el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "this hand"), el("th", {}, "total"))),
-        el("tbody", {}, (result.scores || []).map((score, side) => el("tr", {},
-          el("th", {}, ctx.sideName(side)),
-          el("td", {}, signed(changes[side])),
-          el("td", {}, String(score)))))));
-  }
-
-  scoreSheet(ctx, hands) {
-    const sides = (hands[hands.length - 1].scores || []).map((_, side) => side);
-    return el("details", { id: "score-sheet", class: "panel score-sheet" }, el("summary", {}, "Score sheet"),
-      el("table", { class: "score-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, "hand"), sides.map((side) => el("th", {}, ctx.sideName(side))))),
-        el("tbody", {}, hands.map((hand, i) => el("tr", {}, el("td", {}, String(i + 1)),
-          sides.map((side) => el("td", {}, `${(hand.scores || [])[side] ?? ""}`, el("small", {}, ` (${signed((hand.changes || [])[side])})`))))))));
-  }
-
-  finished(ctx) {
-    const s = this.state;
-    const t = s.table;
-    const result = s.result;
-    const winners = result.winners || (result.winner !== null && result.winner !== undefined ? [result.winner] : []);
-    const mine = ctx.sideOf(ctx.me);
-    const headline = winners.includes(mine) ? (winners.length > 1 ? "You share the win!" : "You won!")
-      : winners.length ? `${winners.map(ctx.sideName).join(", ")} won.` : "The game is over.";
-    const date = t.date || "today";
-    const board = `#/leaderboard?game=${encodeURIComponent(t.game)}&date=${encodeURIComponent(date)}`;
-    return el("section", { id: "finished", class: "panel finished" },
-      el("h3", {}, headline),
-      el("p", {}, "Final scores: " + (result.scores || []).map((sc, side) => `${ctx.sideName(side)} ${sc}`).join(", ")),
-      ending(result.termination, ctx),
-      t.mode === "daily" ? el("p", {}, t.ranked === false ? "This was a replay of today's deal: it is not ranked." : "Your score is on today's leaderboard.") : null,
-      el("p", { class: "links" },
-        el("a", { id: "replay-link", href: replayUrl(t.id || this.id) }, "Replay"),
-        el("a", { id: "record-link", href: recordUrl(t.id || this.id) }, "Game record"),
-        el("a", { id: "leaderboard-link", href: board }, "Leaderboard"),
-        el("a", { id: "new-game-link", href: "#/" }, "Play again")));
-  }
-
-  log(ctx) {
-    const { obs, rules } = ctx;
-    const items = (obs.history || []).slice(-24).map(([seat, action]) => {
-      const [verb, card, named] = action.split(" ");
-      const label = CARD_VERBS.has(verb) && parseCard(card)
-        ? frag(verb === "play" ? "" : `${verb} `, cardText(card), named ? frag(" calling ", suitIcon(named)) : "")
-        : rules.bubble(action, obs) || rules.label(action, ctx, obs) || action;
-      return el("li", {}, el("span", { class: "who" }, ctx.seatName(seat)), " ", label);
-    });
-    return el("details", { class: "panel log", open: this.ui.get("logClosed") ? null : true,
-      ontoggle: (e) => this.ui.set("logClosed", !e.target.open) }, el("summary", {}, "This deal so far"), el("ol", {}, items));
   }
 
   // ------------------------------------------------------------------ keyboard and focus
@@ -633,18 +577,4 @@ function jokerCall(suit) {
 function exposedBy(obs) {
   // Five Hundred's open misère: the contractor's cards are public after the first trick.
   return Array.isArray(obs.exposed) && obs.exposed.length && obs.contract ? obs.contract.contractor : null;
-}
-
-function ending(termination, ctx) {
-  if (!termination || termination.how === "normal") return null;
-  if (termination.how === "forfeit") {
-    const fault = termination.fault || {};
-    return el("p", { class: "message" }, `${ctx.seatName(termination.seat)} forfeited the game (${fault.kind || "fault"}${fault.message ? `: ${fault.message}` : ""}).`);
-  }
-  return el("p", { class: "message" }, `The game ended ${termination.how}.`);
-}
-
-function signed(n) {
-  if (n === undefined || n === null) return "";
-  return n > 0 ? `+${n}` : String(n);
 }
