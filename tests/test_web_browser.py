@@ -345,7 +345,9 @@ def test_fifty_six_with_an_option_set_bids_every_amount_and_form_from_the_panel(
 
 def test_all_fours_beg_and_run_are_buttons(person):
     me = person()
-    me.start("all_fours", "new", players=2)
+    me.start("all_fours", "new", players=2, nickname="<i>Ann</i>")
+    plate = me.page.locator(".seat.me .name small")
+    assert plate.inner_text() == "you (<i>Ann</i>)" and plate.locator("i").count() == 0  # text, never markup
     calls = {"stand", "beg", "give one", "run"}
     me.play_until(lambda: bool(calls & set(me.legal())))
     choice = "beg" if "beg" in me.legal() else "run"
