@@ -404,6 +404,26 @@ def test_a_reload_in_the_middle_of_a_hand_resumes_the_same_state(person):
     me.play_first()  # and play goes on
 
 
+def test_a_dropped_connection_reconnects_to_the_same_state(person):
+    me = person()
+    page = me.page
+    sockets = []
+
+    def through(ws) -> None:  # the page's WebSocket, passed through to the real server
+        ws.connect_to_server()
+        sockets.append(ws)
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), through)
+    me.start("bid_euchre", "new")
+    me.play_until(lambda: me.phase == "play")
+    seen = (me.decision, me.hand())
+    sockets[-1].close(code=1011, reason="dropped by the test")
+    page.wait_for_selector("#connection:has-text('reconnecting')", timeout=WAIT)
+    page.wait_for_function("() => !document.querySelector('#connection')", timeout=WAIT)
+    assert len(sockets) == 2 and me.wait_turn()
+    assert (me.decision, me.hand()) == seen
+    me.play_first()  # the new connection plays on
+
+
 def test_phone_width_and_keyboard_only(person):
     me = person(width=390, height=844)
     me.start("five_hundred", "new")
