@@ -9,7 +9,8 @@ import { trickPause, PAUSE_KEY } from "./table.js";
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
 
 export async function showStart(root) {
-  const [me, games, tables] = await Promise.all([api.me(), api.games(), api.tables().catch(() => [])]);
+  const [me, listed, tables] = await Promise.all([api.me(), api.games(), api.tables().catch(() => [])]);
+  const games = [...listed].sort((a, b) => (b.name === "five_hundred") - (a.name === "five_hundred")); // Five Hundred first, then the rest by name
   let chosen = games.find((g) => g.name === localStorage.getItem(LAST_GAME)) || games.find((g) => g.name === "five_hundred") || games[0];
   const view = el("section", { id: "start", class: "start" });
   clear(root).appendChild(view);
