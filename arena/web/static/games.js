@@ -320,7 +320,7 @@ const allFours = {
   },
   prompt(obs) {
     if (obs.phase === "stand_or_beg") return "You are eldest: stand on the turned-up suit, or beg";
-    if (obs.phase === "give_or_run") return "Your partner's opponent begged: give one point, or run the pack";
+    if (obs.phase === "give_or_run") return "The eldest begged: give their side one point, or run the pack";
     return "Your turn: play a highlighted card";
   },
   contract(obs, ctx) {

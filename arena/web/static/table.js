@@ -219,7 +219,8 @@ class TableView {
     append(view, [
       this.bar(ctx),
       this.felt(ctx),
-      el("div", { id: "status", class: "status" + (s.your_turn ? " your-turn" : ""), "aria-live": "polite" }, this.statusText(ctx)),
+      el("div", { id: "status", class: "status" + (s.your_turn ? " your-turn" : ""), "aria-live": "polite" }, this.statusText(ctx),
+        this.lastHandLine(ctx)),
       this.message ? el("div", { id: "message", class: "message", role: "alert" }, this.message) : null,
       this.connection ? el("div", { id: "connection", class: "connection", role: "status" }, this.connection) : null,
     ]);
@@ -341,6 +342,15 @@ class TableView {
       if (label) calls.set(seat, label);
     }
     return calls;
+  }
+
+  lastHandLine(ctx) {
+    // On a phone the summary panel is below the hand: its first line also shows here, until the
+    // next hand's first trick.
+    const hands = this.state.hands || [];
+    if (!hands.length || hands.length <= (this.seenHands ?? 0) || (ctx.obs.tricks || []).length || this.state.result) return null;
+    const [line] = ctx.rules.summary(hands[hands.length - 1], ctx) || [];
+    return line ? el("span", { class: "last-hand" }, `Hand ${hands.length}: `, line) : null;
   }
 
   statusText(ctx) {
