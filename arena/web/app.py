@@ -413,6 +413,8 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
     if not isinstance(data, dict):
         return f"a message is a JSON object with a 'type', not {type(data).__name__}"
     kind = data.get("type")
+    if "type" not in data:
+        return "the message has no 'type': the browser sends {\"type\": \"act\", \"action\": ..., \"decision\": N}"
     if kind != "act":
         return f"unknown message type {str(kind)[:40]!r}: the browser sends only 'act'"
     unknown = sorted(set(data) - {"type", "action", "decision"})
