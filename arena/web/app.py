@@ -1,0 +1,464 @@
+"""The Starlette application of `arena serve`: the page, the JSON API and the tables' WebSockets.
+The protocol is in docs/web.md ("The protocol"); everything a browser sends is checked here or in
+the person's channel (arena.web.human) before anything changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import json
+import re
+import secrets
+import threading
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from arena.errors import ArenaError, RecordError
+from arena.web import daily
+from arena.web.store import TableRow, WebStore
+from arena.web.table import Table
+
+COOKIE = "arena_player"
+MAX_FRAME = 4096  # bytes of one browser message
+MAX_BODY = 16 * 1024  # bytes of one JSON request body
+STATIC = Path(__file__).with_name("static")
+_TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+_NICKNAME = re.compile(r"^[^\x00-\x1f\x7f]{1,24}$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class BadRequest(Exception):
+    def __init__(self, message: str, status: int = 400):
+        self.message, self.status = message, status
+        super().__init__(message)
+
+
+class Server:
+    """What the application holds: the store, the registry, the running tables."""
+
+    def __init__(self, store: WebStore, registry: Any, *, pace: float, human_time: float,
+                 today: Callable[[], datetime.date] = daily.utc_today):
+        self.store = store
+        self.registry = registry
+        self.pace = pace
+        self.human_time = human_time
+        self.today = today
+        self.tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+
+    def open_table(self, row: TableRow) -> Table:
+        table = Table(row, self.store, self.registry, pace=self.pace, nickname=self.store.nickname(row.owner))
+        with self._lock:
+            self.tables[row.id] = table
+        table.start()
+        return table
+
+    def resume(self) -> None:
+        """Start every unfinished table of the store again (they replay their stored actions)."""
+        for row in self.store.unfinished():
+            if row.id not in self.tables:
+                self.open_table(row)
+
+    def close(self) -> None:
+        with self._lock:
+            tables = list(self.tables.values())
+        for table in tables:
+            table.stop()
+        self.store.close()
+
+
+# -- identity -----------------------------------------------------------------------------------
+def _player(server: Server, request: Request) -> tuple[str, bool]:
+    """The requesting player's id, and whether it is new (its cookie is to be set)."""
+    cookie = request.cookies.get(COOKIE)
+    if cookie and len(cookie) < 100 and server.store.player_exists(cookie):
+        return cookie, False
+    return server.store.add_player(), True
+
+
+def _reply(data: Any, player: tuple[str, bool], status: int = 200) -> JSONResponse:
+    response = JSONResponse(data, status_code=status)
+    if player[1]:
+        response.set_cookie(COOKIE, player[0], max_age=10 * 365 * 86400, httponly=True, samesite="lax")
+    return response
+
+
+def _server(request: Request | WebSocket) -> Server:
+    return request.app.state.server
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise BadRequest(f"the request body has {len(raw)} bytes; at most {MAX_BODY} are read")
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, RecursionError) as exc:
+        raise BadRequest(f"the request body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise BadRequest(f"the request body must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def is_public(row: TableRow, today: datetime.date) -> bool:
+    """A finished ranked daily game is public (the leaderboard links its replay) once its day is
+    over: before that its record would show everyone the day's cards."""
+    return row.mode == "daily" and row.ranked and row.finished is not None and row.date < today.isoformat()
+
+
+def _owned(server: Server, table_id: str, player: str, public: bool = False) -> TableRow:
+    """The table ``table_id`` if ``player`` may see it (404 unknown, 403 another person's)."""
+    row = server.store.table(table_id) if _TABLE_ID.match(table_id) else None
+    if row is None:
+        raise BadRequest(f"there is no table {table_id[:40]!r}", 404)
+    if row.owner != player and not (public and is_public(row, server.today())):
+        if public and row.mode == "daily" and row.ranked and row.finished is not None:
+            raise BadRequest(f"table {table_id!r} is another person's game of today's deal: its record is "
+                             "public from tomorrow (UTC), when the day's deal is over", 403)
+        raise BadRequest(f"table {table_id!r} is another person's", 403)
+    return row
+
+
+Handler = Callable[[Request, "Server", str], Awaitable[tuple[Any, int]]]
+
+
+def _errors(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint with the player identified (cookie set when new) and BadRequest as a JSON error."""
+    async def wrapped(request: Request) -> Response:
+        server = _server(request)
+        player = _player(server, request)
+        try:
+            data, status = await handler(request, server, player[0])
+        except BadRequest as exc:
+            return _reply({"error": exc.message}, player, exc.status)
+        if isinstance(data, Response):
+            return data
+        return _reply(data, player, status)
+    return wrapped
+
+
+# -- the API ------------------------------------------------------------------------------------
+async def index(request: Request) -> Response:
+    server = _server(request)
+    player = _player(server, request)
+    page = STATIC / "index.html"
+    if page.is_file():
+        response: Response = HTMLResponse(page.read_text(encoding="utf-8"))
+    else:
+        response = HTMLResponse("<!DOCTYPE html><title>Trick Arena</title><p>The page is not installed "
+                                "(arena/web/static/index.html); the API is at /api/games.</p>")
+    if player[1]:
+        response.set_cookie(COOKIE, player[0], max_age=10 * 365 * 86400, httponly=True, samesite="lax")
+    return response
+
+
+@_errors
+async def me(request: Request, server: Server, player: str) -> tuple[Any, int]:
+    if request.method == "POST":
+        data = await _body(request)
+        nickname = data.get("nickname")
+        if not isinstance(nickname, str) or not _NICKNAME.match(nickname.strip()):
+            raise BadRequest("'nickname' must be 1 to 24 printable characters")
+        server.store.set_nickname(player, nickname.strip())
+    return {"id": player, "nickname": server.store.nickname(player)}, 200
+
+
+def describe_game(registry: Any, name: str) -> dict[str, Any]:
+    cls = registry.games[name]
+    game = registry.game(name, {})
+    options = []
+    players: list[int] = [game.players]
+    for option in cls.option_table:
+        if option.name == "players":
+            players = list(option.choices) if option.kind == "choice" else [option.default]
+            continue
+        item: dict[str, Any] = {"name": option.name, "type": option.kind, "default": option.default,
+                                "help": option.help}
+        if option.kind == "choice":
+            item["choices"] = list(option.choices)
+        if option.minimum is not None:
+            item["minimum"] = option.minimum
+        if option.maximum is not None:
+            item["maximum"] = option.maximum
+        options.append(item)
+    bots = sorted(spec.name for spec in registry.bots.values() if spec.plays(name))
+    return {"name": name, "title": game.title, "players": players, "default_players": game.players,
+            "options": options, "bots": bots, "default_bot": daily.PAR_BOT if daily.PAR_BOT in bots else bots[0]}
+
+
+@_errors
+async def games(request: Request, server: Server, player: str) -> tuple[Any, int]:
+    return [describe_game(server.registry, name) for name in sorted(server.registry.games)], 200
+
+
+def _new_table_spec(server: Server, data: dict[str, Any], player: str, table_id: str) -> tuple[dict[str, Any], str, str, bool]:
+    """Check a new table's request; return its spec, mode, date and whether it is ranked."""
+    unknown = sorted(set(data) - {"game", "mode", "players", "options", "bots"})
+    if unknown:
+        raise BadRequest(f"unknown field {unknown[0]!r}; the fields are game, mode, players, options, bots")
+    name = data.get("game")
+    if not isinstance(name, str) or name not in server.registry.games:
+        raise BadRequest(f"'game': unknown game {str(name)[:40]!r}; games: {', '.join(sorted(server.registry.games))}")
+    mode = data.get("mode", "new")
+    if mode not in ("daily", "new"):
+        raise BadRequest(f"'mode' must be 'daily' or 'new', not {str(mode)[:40]!r}")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise BadRequest("'options' must be an object of option names and values")
+    if "players" in options:
+        raise BadRequest("'options': give the player count as 'players', beside 'options'")
+    players = data.get("players")
+    given = dict(options)
+    if players is not None:
+        given["players"] = players
+    try:
+        game = server.registry.game(name, given)
+    except ArenaError as exc:
+        raise BadRequest(f"{name}: {exc}") from None
+    default = server.registry.game(name, {})
+    bots = data.get("bots")
+    if bots is None:
+        bots = [daily.PAR_BOT] * (game.players - 1)
+    if not isinstance(bots, list) or len(bots) != game.players - 1:
+        raise BadRequest(f"'bots' must list the {game.players - 1} bots of the other seats (seats 1 to {game.players - 1})")
+    for seat, bot in enumerate(bots, start=1):
+        spec = server.registry.bots.get(bot) if isinstance(bot, str) else None
+        if spec is None:
+            raise BadRequest(f"'bots': seat {seat}: {str(bot)[:40]!r} is not an installed bot; bots: "
+                             f"{', '.join(sorted(server.registry.bots))}")
+        if not spec.plays(name):
+            raise BadRequest(f"'bots': seat {seat}: the bot {bot!r} does not play {name}")
+    today = server.today().isoformat()
+    if mode == "daily":
+        differing = [key for key, value in game.options.items() if default.options.get(key) != value]
+        if differing:
+            key = differing[0]
+            raise BadRequest(f"a daily game is played with {name}'s default options and player count; "
+                             f"{key!r} is {game.options[key]!r}, the default {default.options[key]!r}")
+        if any(bot != daily.PAR_BOT for bot in bots):
+            raise BadRequest(f"a daily game is played against the {daily.PAR_BOT!r} bot in every other seat")
+        seed = daily.daily_seed(server.store.secret(), name, today)
+        ranked = not server.store.has_daily(player, name, today)
+    else:
+        seed = secrets.randbits(63)
+        ranked = False
+    spec = daily.table_spec(game, table_id=table_id, bots=bots, deal_seed=seed,
+                            nickname=server.store.nickname(player), human_time=server.human_time)
+    return spec, mode, today, ranked
+
+
+@_errors
+async def tables(request: Request, server: Server, player: str) -> tuple[Any, int]:
+    if request.method == "GET":
+        return [row.summary() for row in server.store.tables_of(player)], 200
+    data = await _body(request)
+    table_id = secrets.token_urlsafe(9)
+    spec, mode, date, ranked = _new_table_spec(server, data, player, table_id)
+    server.store.add_table(table_id, player, spec, mode, date, ranked)
+    row = server.store.table(table_id)
+    assert row is not None
+    server.open_table(row)
+    if mode == "daily":  # the par is needed by the leaderboard: play it now, beside the person
+        threading.Thread(target=_par_quietly, args=(server, spec["game"], date), daemon=True).start()
+    return {"table": table_id, "ranked": ranked}, 201
+
+
+def _par_quietly(server: Server, game: str, date: str) -> None:
+    try:
+        daily.par(server.store, server.registry, game, date)
+    except Exception:  # the leaderboard tries again, and reports what goes wrong
+        pass
+
+
+@_errors
+async def table(request: Request, server: Server, player: str) -> tuple[Any, int]:
+    row = _owned(server, request.path_params["id"], player)
+    running = server.tables.get(row.id)
+    summary = running.summary if running is not None else Table(
+        row, server.store, server.registry, nickname=server.store.nickname(row.owner)).summary
+    return {**summary, "finished": row.finished is not None, "termination": row.termination}, 200
+
+
+@_errors
+async def record(request: Request, server: Server, player: str) -> tuple[Any, int]:
+    row = _owned(server, request.path_params["id"], player, public=True)
+    data = server.store.record(row.id)
+    if data is None:
+        raise BadRequest(f"table {row.id!r} is not finished: its record is written when the game ends", 409)
+    return data, 200
+
+
+@_errors
+async def replay(request: Request, server: Server, player: str) -> tuple[Any, int]:
+    from arena.replays.viewer import html_page
+    from arena.replays.walk import walk
+
+    row = _owned(server, request.path_params["id"], player, public=True)
+    data = server.store.record(row.id)
+    if data is None:
+        raise BadRequest(f"table {row.id!r} is not finished: its replay is there when the game ends", 409)
+    try:
+        walked = await run_in_threadpool(walk, data, server.registry.game)
+    except RecordError as exc:
+        raise BadRequest(f"table {row.id!r}: its record does not replay: {exc}", 500) from None
+    return HTMLResponse(html_page(walked, back=("/", "Back to the tables"))), 200
+
+
+def _board_date(server: Server, text: str) -> str | None:
+    if text == "all":
+        return None
+    today = server.today()
+    if text in ("", "today"):
+        return today.isoformat()
+    if text == "yesterday":
+        return (today - datetime.timedelta(days=1)).isoformat()
+    if not _DATE.match(text):
+        raise BadRequest(f"'date' must be YYYY-MM-DD, today, yesterday or all, not {text[:40]!r}")
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError as exc:
+        raise BadRequest(f"'date': {exc}") from None
+    if day > today:
+        raise BadRequest(f"'date': {text} is still to come (today is {today.isoformat()} UTC)")
+    return text
+
+
+@_errors
+async def leaderboard(request: Request, server: Server, player: str) -> tuple[Any, int]:
+    from arena.web.board import board
+
+    name = request.query_params.get("game", "five_hundred")
+    if name not in server.registry.games:
+        raise BadRequest(f"'game': unknown game {name[:40]!r}; games: {', '.join(sorted(server.registry.games))}")
+    date = _board_date(server, request.query_params.get("date", "today"))
+    data = await run_in_threadpool(board, server.store, server.registry, name, date)
+    today = server.today().isoformat()
+    for row in data["rows"]:  # the replay link works for one's own games, and for all once the day is over
+        row["public"] = row.pop("date") < today
+        row["mine"] = row.pop("owner") == player
+        row["replay"] = f"/tables/{row['table']}/replay"
+    return data, 200
+
+
+# -- the WebSocket ------------------------------------------------------------------------------
+async def table_socket(websocket: WebSocket) -> None:
+    server = _server(websocket)
+    await websocket.accept()
+    queue: asyncio.Queue[str] = asyncio.Queue()
+
+    async def refuse(message: str, code: int) -> None:
+        await websocket.send_text(json.dumps({"type": "error", "message": message}))
+        await websocket.close(code)
+
+    cookie = websocket.cookies.get(COOKIE)
+    if not cookie or len(cookie) >= 100 or not server.store.player_exists(cookie):
+        return await refuse("no player cookie: load the page first (GET /) to get one", 4401)
+    try:
+        row = _owned(server, websocket.path_params["id"], cookie)
+    except BadRequest as exc:
+        return await refuse(exc.message, 4000 + exc.status)  # 4403, 4404
+    running = server.tables.get(row.id)
+    if running is None:  # finished before this server started: its last state, from the record
+        from arena.web.board import final_state
+
+        await websocket.send_text(json.dumps(await run_in_threadpool(final_state, server, row)))
+    else:
+        running.listen(queue)
+
+    async def send() -> None:
+        while True:
+            await websocket.send_text(await queue.get())
+
+    sender = asyncio.create_task(send())
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            error = _handle(running, message)
+            if error is not None:
+                queue.put_nowait(json.dumps({"type": "error", "message": error}))
+                if running is None:
+                    await websocket.send_text(queue.get_nowait())
+    except WebSocketDisconnect:
+        pass
+    finally:
+        sender.cancel()
+        if running is not None:
+            running.unlisten(queue)
+
+
+def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
+    """One message from the browser; None when taken, else why it is refused."""
+    text = message.get("text")
+    if text is None:
+        return "binary frames are not accepted: send JSON text"
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_FRAME:
+        return f"a frame of {size} bytes is refused: at most {MAX_FRAME} bytes"
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return f"malformed JSON: {exc}"
+    if not isinstance(data, dict):
+        return f"a message is a JSON object with a 'type', not {type(data).__name__}"
+    kind = data.get("type")
+    if "type" not in data:
+        return "the message has no 'type': the browser sends {\"type\": \"act\", \"action\": ..., \"decision\": N}"
+    if kind != "act":
+        return f"unknown message type {str(kind)[:40]!r}: the browser sends only 'act'"
+    unknown = sorted(set(data) - {"type", "action", "decision"})
+    if unknown:
+        return f"unknown field {unknown[0][:40]!r} in 'act'; its fields are action and decision"
+    if table is None or table.done or table.finished.is_set():
+        return "the game is over: nothing more to play at this table"
+    if table.replaying:
+        return "the table is resuming: wait for its state"
+    return table.channel.submit(data.get("action"), data.get("decision"))
+
+
+# -- the application ------------------------------------------------------------------------------
+def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float = 0.4, human_time: float = 1800.0,
+               today: Callable[[], datetime.date] = daily.utc_today) -> Starlette:
+    """The application on the store ``db``: unfinished tables resume when it starts up."""
+    if registry is None:
+        from arena.plugins import get_registry
+
+        registry = get_registry()
+    store = db if isinstance(db, WebStore) else WebStore(db)
+    store.secret()  # made on first start
+    server = Server(store, registry, pace=pace, human_time=human_time, today=today)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.resume()
+        try:
+            yield
+        finally:
+            server.close()
+
+    routes = [
+        Route("/", index),
+        Route("/api/me", me, methods=["GET", "POST"]),
+        Route("/api/games", games),
+        Route("/api/tables", tables, methods=["GET", "POST"]),
+        Route("/api/tables/{id}", table),
+        Route("/api/tables/{id}/record", record),
+        Route("/tables/{id}/replay", replay),
+        Route("/api/leaderboard", leaderboard),
+        WebSocketRoute("/ws/tables/{id}", table_socket),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.server = server
+    return app

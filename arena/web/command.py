@@ -1,0 +1,74 @@
+"""``arena serve``: play in the browser (a person beside the bots), with a daily deal and a
+leaderboard. A Starlette application on uvicorn, on 127.0.0.1 by default; see docs/web.md."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from typing import Any
+
+from arena.commandline import Command
+from arena.errors import ArenaError
+from arena.plugins import hookimpl
+
+DESCRIPTION = ("Serve the browser table: a person plays any installed game beside bots, with a daily deal "
+               "(the same cards for everyone), a par and a leaderboard. Everything is kept in one SQLite "
+               "file; unfinished games resume when the server starts again. See docs/web.md.")
+
+# The largest WebSocket frame uvicorn reads: a longer one closes the connection (1009). Up to it,
+# a frame over the protocol's 4 KiB gets an error message and the connection stays.
+WS_MAX_SIZE = 64 * 1024
+
+
+def _add_serve(p: argparse.ArgumentParser, registry: Any) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free port)")
+    p.add_argument("--db", default="arena-web.db", help="the SQLite store (default arena-web.db); made if missing")
+    p.add_argument("--pace", type=float, default=0.4, metavar="SECONDS",
+                   help="pause before each bot move so a person can follow the play (default 0.4)")
+    p.add_argument("--human-time", type=float, default=1800.0, metavar="SECONDS",
+                   help="the most a person may think about one decision while connected (default 1800: "
+                        "30 minutes); disconnected, the clock stops")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A bound, listening socket, or a one-line error saying why not."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == 98:  # EADDRINUSE
+            raise ArenaError(f"port {port} on {host} is taken (another server listens there); choose another "
+                             "with --port") from None
+        raise ArenaError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from arena.web.app import create_app
+
+    if not 0 <= args.port <= 65535:
+        raise ArenaError(f"--port {args.port} is not a port (0 to 65535)")
+    if not args.pace >= 0:
+        raise ArenaError(f"--pace must be >= 0 seconds, not {args.pace}")
+    if not 0 < args.human_time <= 86400:
+        raise ArenaError(f"--human-time must be more than 0 and at most 86400 seconds (a day), not {args.human_time}")
+    app = create_app(args.db, pace=args.pace, human_time=args.human_time)
+    sock = _listen(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    print(f"arena serve: http://{host}:{port}/ (store {args.db}; Ctrl-C stops, unfinished games resume)", flush=True)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE, lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0
+
+
+@hookimpl
+def arena_register_commands() -> list[Command]:
+    return [Command("serve", "play in the browser beside the bots: daily deal, par, leaderboard", _add_serve,
+                    cmd_serve, description=DESCRIPTION)]

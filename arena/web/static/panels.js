@@ -1,0 +1,81 @@
+// The table's side panels, drawn from the latest state: the finished game, the last hand's summary,
+// the score sheet and the deal's log. `ctx` names seats and sides (table.js, context()).
+
+import { el, frag } from "./dom.js";
+import { cardText, parseCard, suitIcon } from "./cards.js";
+import { replayUrl, recordUrl } from "./api.js";
+
+const CARD_VERBS = new Set(["play", "discard", "give"]);
+
+export function handSummary(ctx, result, number, fresh) {
+  const lines = ctx.rules.summary(result, ctx) || [];
+  const changes = result.changes || [];
+  return el("section", { id: "hand-summary", class: "panel hand-summary" + (fresh ? " fresh" : ""), "aria-live": "polite" },
+    el("h3", {}, `Hand ${number} summary`),
+    lines.map((line) => el("p", {}, line)),
+    el("table", { class: "score-table" },
+      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "this hand"), el("th", {}, "total"))),
+      el("tbody", {}, (result.scores || []).map((score, side) => el("tr", {},
+        el("th", {}, ctx.sideName(side)),
+        el("td", {}, signed(changes[side])),
+        el("td", {}, String(score)))))));
+}
+
+export function scoreSheet(ctx, hands, ui) {
+  const sides = (hands[hands.length - 1].scores || []).map((_, side) => side);
+  return el("details", { id: "score-sheet", class: "panel score-sheet", open: ui.get("sheetOpen") ? true : null,
+    ontoggle: (e) => ui.set("sheetOpen", e.target.open) }, el("summary", {}, "Score sheet"),
+  el("table", { class: "score-table" },
+    el("thead", {}, el("tr", {}, el("th", {}, "hand"), sides.map((side) => el("th", {}, ctx.sideName(side))))),
+    el("tbody", {}, hands.map((hand, i) => el("tr", {}, el("td", {}, String(i + 1)),
+      sides.map((side) => el("td", {}, `${(hand.scores || [])[side] ?? ""}`,
+        el("small", {}, ` (${signed((hand.changes || [])[side])})`))))))));
+}
+
+export function finishedPanel(ctx, table, result, id) {
+  const winners = result.winners || (result.winner !== null && result.winner !== undefined ? [result.winner] : []);
+  const mine = ctx.sideOf(ctx.me);
+  const headline = winners.includes(mine) ? (winners.length > 1 ? "You share the win!" : "You won!")
+    : winners.length ? `${winners.map(ctx.sideName).join(", ")} won.` : "The game is over.";
+  const board = `#/leaderboard?game=${encodeURIComponent(table.game)}&date=${encodeURIComponent(table.date || "today")}`;
+  const tableId = table.id || id;
+  return el("section", { id: "finished", class: "panel finished" },
+    el("h3", {}, headline),
+    el("p", {}, "Final scores: " + (result.scores || []).map((sc, side) => `${ctx.sideName(side)} ${sc}`).join(", ")),
+    ending(result.termination, ctx),
+    table.mode === "daily" ? el("p", {}, table.ranked === false ? "This was a replay of the day's deal: it is not ranked."
+      : "Your score is on the day's leaderboard.") : null,
+    el("p", { class: "links" },
+      el("a", { id: "replay-link", href: replayUrl(tableId) }, "Replay"),
+      el("a", { id: "record-link", href: recordUrl(tableId) }, "Game record"),
+      el("a", { id: "leaderboard-link", href: board }, "Leaderboard"),
+      el("a", { id: "new-game-link", href: "#/" }, "Play again")));
+}
+
+export function dealLog(ctx, ui) {
+  const { obs, rules } = ctx;
+  const items = (obs.history || []).slice(-24).map(([seat, action]) => {
+    const [verb, card, named] = action.split(" ");
+    const label = CARD_VERBS.has(verb) && parseCard(card)
+      ? frag(verb === "play" ? "" : `${verb} `, cardText(card), named ? frag(" calling ", suitIcon(named)) : "")
+      : rules.bubble(action, obs) || rules.label(action, ctx, obs) || action;
+    return el("li", {}, el("span", { class: "who" }, ctx.seatName(seat)), " ", label);
+  });
+  return el("details", { class: "panel log", open: ui.get("logClosed") ? null : true,
+    ontoggle: (e) => ui.set("logClosed", !e.target.open) }, el("summary", {}, "This deal so far"), el("ol", {}, items));
+}
+
+function ending(termination, ctx) {
+  if (!termination || termination.how === "normal") return null;
+  if (termination.how === "forfeit") {
+    const fault = termination.fault || {};
+    return el("p", { class: "message" },
+      `${ctx.seatName(termination.seat)} forfeited the game (${fault.kind || "fault"}${fault.message ? `: ${fault.message}` : ""}).`);
+  }
+  return el("p", { class: "message" }, `The game ended ${termination.how}.`);
+}
+
+export function signed(n) {
+  if (n === undefined || n === null) return "";
+  return n > 0 ? `+${n}` : String(n);
+}

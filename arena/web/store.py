@@ -1,0 +1,213 @@
+"""The web server's store (SQLite, WAL): players, tables (each one's spec and every action taken
+so far), the server secret and the daily par. The only writer of the web database.
+
+Every action is committed as it is taken, so a refresh, a dropped connection or a server restart
+loses nothing: a table is rebuilt by replaying its stored actions (arena.web.table).
+One connection, shared by the event loop and the tables' threads behind a lock (SQLite serialises
+writers anyway; a table's writes are a few small rows).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from arena.errors import ArenaError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    id        TEXT PRIMARY KEY,          -- the opaque id in the arena_player cookie
+    nickname  TEXT,
+    created   REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key       TEXT PRIMARY KEY,          -- 'secret': the daily deal's HMAC key (never sent out)
+    value     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id          TEXT PRIMARY KEY,
+    owner       TEXT NOT NULL REFERENCES players(id),
+    spec        TEXT NOT NULL,           -- JSON: game, options, seats, bots, seeds, human seat, time control
+    mode        TEXT NOT NULL,           -- 'daily' or 'new'
+    date        TEXT NOT NULL,           -- UTC date of the deal (daily) or of creation (new)
+    ranked      INTEGER NOT NULL,
+    created     REAL NOT NULL,
+    finished    REAL,                    -- NULL while the game goes on
+    record      TEXT,                    -- the game record once finished
+    margin      INTEGER,                 -- the person's side's final margin (docs/web.md)
+    termination TEXT
+);
+CREATE INDEX IF NOT EXISTS tables_owner ON tables(owner, created);
+CREATE INDEX IF NOT EXISTS tables_daily ON tables(mode, date, ranked);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id  TEXT NOT NULL REFERENCES tables(id),
+    n         INTEGER NOT NULL,          -- the action's index in the match (0, 1, ...)
+    seat      INTEGER NOT NULL,
+    action    TEXT NOT NULL,
+    elapsed   REAL,                      -- the thinking time; NULL for a forced action (not asked)
+    PRIMARY KEY (table_id, n)
+);
+CREATE TABLE IF NOT EXISTS par (
+    game      TEXT NOT NULL,
+    date      TEXT NOT NULL,
+    margin    INTEGER NOT NULL,          -- the par bot's side's final margin
+    scores    TEXT NOT NULL,             -- JSON: every side's final score
+    record    TEXT NOT NULL,
+    PRIMARY KEY (game, date)
+);
+"""
+
+
+class WebStoreError(ArenaError):
+    """The web database cannot be opened or used."""
+
+
+@dataclass
+class TableRow:
+    id: str
+    owner: str
+    spec: dict[str, Any]
+    mode: str
+    date: str
+    ranked: bool
+    created: float
+    finished: float | None
+    margin: int | None
+    termination: str | None
+
+    def summary(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.spec["game"], "mode": self.mode, "date": self.date,
+                "ranked": self.ranked, "finished": self.finished is not None, "created": self.created}
+
+
+class WebStore:
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._lock = threading.RLock()
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise WebStoreError(f"the web database {self.path} cannot be used: {exc}") from None
+
+    def close(self) -> None:
+        with self._lock:
+            self.db.close()
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self.db.execute(sql, args).fetchall()
+
+    def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
+        with self._lock:
+            self.db.execute(sql, args)
+
+    # -- the secret ----------------------------------------------------------------------------
+    def secret(self) -> bytes:
+        """The server's daily-deal key: made on first use, then kept (a restart keeps the deals)."""
+        with self._lock:
+            rows = self._query("SELECT value FROM meta WHERE key = 'secret'")
+            if not rows:
+                self._write("INSERT INTO meta(key, value) VALUES ('secret', ?)", (secrets.token_hex(32),))
+                rows = self._query("SELECT value FROM meta WHERE key = 'secret'")
+            return bytes.fromhex(rows[0][0])
+
+    # -- players -------------------------------------------------------------------------------
+    def add_player(self) -> str:
+        player = secrets.token_urlsafe(18)
+        self._write("INSERT INTO players(id, nickname, created) VALUES (?, NULL, ?)", (player, time.time()))
+        return player
+
+    def player_exists(self, player: str) -> bool:
+        return bool(self._query("SELECT 1 FROM players WHERE id = ?", (player,)))
+
+    def nickname(self, player: str) -> str | None:
+        rows = self._query("SELECT nickname FROM players WHERE id = ?", (player,))
+        return rows[0][0] if rows else None
+
+    def set_nickname(self, player: str, nickname: str) -> None:
+        self._write("UPDATE players SET nickname = ? WHERE id = ?", (nickname, player))
+
+    # -- tables --------------------------------------------------------------------------------
+    def add_table(self, table_id: str, owner: str, spec: dict[str, Any], mode: str, date: str,
+                  ranked: bool) -> None:
+        self._write("INSERT INTO tables(id, owner, spec, mode, date, ranked, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, owner, json.dumps(spec), mode, date, int(ranked), time.time()))
+
+    def _row(self, row: tuple[Any, ...]) -> TableRow:
+        return TableRow(row[0], row[1], json.loads(row[2]), row[3], row[4], bool(row[5]), row[6], row[7],
+                        row[8], row[9])
+
+    _COLUMNS = "id, owner, spec, mode, date, ranked, created, finished, margin, termination"
+
+    def table(self, table_id: str) -> TableRow | None:
+        rows = self._query(f"SELECT {self._COLUMNS} FROM tables WHERE id = ?", (table_id,))
+        return self._row(rows[0]) if rows else None
+
+    def tables_of(self, owner: str) -> list[TableRow]:
+        rows = self._query(f"SELECT {self._COLUMNS} FROM tables WHERE owner = ? ORDER BY created", (owner,))
+        return [self._row(r) for r in rows]
+
+    def unfinished(self) -> list[TableRow]:
+        rows = self._query(f"SELECT {self._COLUMNS} FROM tables WHERE finished IS NULL ORDER BY created")
+        return [self._row(r) for r in rows]
+
+    def has_daily(self, owner: str, game: str, date: str) -> bool:
+        """Whether ``owner`` already has a ranked daily table of ``game`` on ``date``."""
+        rows = self._query("SELECT spec FROM tables WHERE owner = ? AND mode = 'daily' AND date = ? AND ranked = 1",
+                           (owner, date))
+        return any(json.loads(r[0])["game"] == game for r in rows)
+
+    def add_action(self, table_id: str, n: int, seat: int, action: str, elapsed: float | None) -> None:
+        self._write("INSERT INTO actions(table_id, n, seat, action, elapsed) VALUES (?, ?, ?, ?, ?)",
+                    (table_id, n, seat, action, elapsed))
+
+    def actions(self, table_id: str) -> list[tuple[int, str, float | None]]:
+        rows = self._query("SELECT seat, action, elapsed FROM actions WHERE table_id = ? ORDER BY n", (table_id,))
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def finish(self, table_id: str, record: dict[str, Any], margin: int, termination: str) -> None:
+        self._write("UPDATE tables SET finished = ?, record = ?, margin = ?, termination = ? WHERE id = ?",
+                    (time.time(), json.dumps(record), margin, termination, table_id))
+
+    def record(self, table_id: str) -> dict[str, Any] | None:
+        rows = self._query("SELECT record FROM tables WHERE id = ?", (table_id,))
+        return json.loads(rows[0][0]) if rows and rows[0][0] else None
+
+    def ranked_rows(self, game: str, date: str | None) -> Iterator[tuple[TableRow, str | None]]:
+        """The finished ranked daily tables of ``game`` (on ``date``; None: every date), with each
+        owner's nickname."""
+        sql = (f"SELECT {', '.join('t.' + c.strip() for c in self._COLUMNS.split(','))}, p.nickname "
+               "FROM tables t JOIN players p ON p.id = t.owner "
+               "WHERE t.mode = 'daily' AND t.ranked = 1 AND t.finished IS NOT NULL")
+        args: tuple[Any, ...] = ()
+        if date is not None:
+            sql += " AND t.date = ?"
+            args = (date,)
+        for row in self._query(sql + " ORDER BY t.finished", args):
+            table = self._row(row[:10])
+            if table.spec["game"] == game:
+                yield table, row[10]
+
+    # -- par -----------------------------------------------------------------------------------
+    def par(self, game: str, date: str) -> dict[str, Any] | None:
+        rows = self._query("SELECT margin, scores FROM par WHERE game = ? AND date = ?", (game, date))
+        return {"margin": rows[0][0], "scores": json.loads(rows[0][1])} if rows else None
+
+    def par_record(self, game: str, date: str) -> dict[str, Any] | None:
+        rows = self._query("SELECT record FROM par WHERE game = ? AND date = ?", (game, date))
+        return json.loads(rows[0][0]) if rows else None
+
+    def set_par(self, game: str, date: str, margin: int, scores: list[int], record: dict[str, Any]) -> None:
+        self._write("INSERT OR IGNORE INTO par(game, date, margin, scores, record) VALUES (?, ?, ?, ?, ?)",
+                    (game, date, margin, json.dumps(scores), json.dumps(record)))

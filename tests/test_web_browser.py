@@ -1,0 +1,487 @@
+"""Browser play through the page (arena/web/static), in a real browser: headless Chromium from
+Debian's package driven by Playwright (its own browser download does not work here), against the
+real server (the Starlette app on uvicorn, in a thread, on a free port, with no pace between the
+bots' moves). The person's moves are made only by clicking the page's highlighted cards and
+decision buttons (the elements with data-action), as a person would; the server's state messages
+are read off the WebSocket to check that every legal action is offered.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import shutil
+import socket
+import threading
+import time
+from typing import Any, Callable
+
+import pytest
+
+from arena.games.base import SeededDecks
+from arena.plugins import get_registry
+from arena.web import daily
+from arena.web.app import create_app
+from arena.web.store import WebStore
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
+uvicorn = pytest.importorskip("uvicorn", reason="uvicorn serves the page")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs Debian's chromium (make test installs it: scripts/system-packages)")
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+WAIT = 30_000  # ms: a bound on any one step (the bots play with no pace; the machine may be busy)
+ACT = "#decisions [data-action], #hand [data-action]"
+OFFERED = """() => [...document.querySelectorAll("[data-action]")].map(e => e.dataset.action)
+  .concat([...document.querySelectorAll("[data-choices]")].flatMap(e => e.dataset.choices.split("|")))"""
+FIRST_DAY = datetime.date(2026, 3, 1)
+
+
+def joker_day(db) -> datetime.date:
+    """A date whose daily Five Hundred deal gives seat 0 (the person) the joker in the first hand,
+    so the joker test gets to lead it in no trumps without playing hand after hand."""
+    store = WebStore(db)
+    secret = store.secret()
+    store.close()
+    game = get_registry().game("five_hundred", {})
+    for offset in range(400):
+        day = FIRST_DAY + datetime.timedelta(days=offset)
+        seed = daily.daily_seed(secret, "five_hundred", day.isoformat())
+        if "JK" in game.new_match(seed=seed, decks=SeededDecks(seed)).observation(0)["hand"]:
+            return day
+    raise AssertionError("no day in 400 deals seat 0 the joker")
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory):
+    db = tmp_path_factory.mktemp("web") / "web.db"
+    day = joker_day(db)
+    app = create_app(db, pace=0.0, today=lambda: day)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=15)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+class Person:
+    """One person (a fresh browser context: a cookie of their own) at the page, with the server's
+    state messages as they arrive on the table's WebSocket."""
+
+    def __init__(self, browser, base_url: str, width: int = 1200, height: int = 900, pause: bool = False):
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.base = base_url
+        self.states: dict[int, dict[str, Any]] = {}  # decision -> the state asking the person
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("websocket", self._watch)
+        self.page.goto(base_url + "/")
+        self.page.wait_for_selector("#start-daily", timeout=WAIT)
+        if not pause:  # the pause on each finished trick is for people; the tests keep it short
+            self.page.uncheck("#trick-pause")
+
+    def _watch(self, ws) -> None:
+        def frame(payload: Any) -> None:
+            message = json.loads(payload)
+            if message.get("type") == "state" and message["your_turn"]:
+                self.states[message["decision"]] = message
+            elif message.get("type") == "error":
+                self.errors.append("server: " + message["message"])
+        ws.on("framereceived", frame)
+
+    def close(self) -> None:
+        assert not self.errors, self.errors
+        self.context.close()
+
+    # -- starting a game -------------------------------------------------------------------------
+    def start(self, game: str, mode: str, players: int | None = None, nickname: str | None = None,
+              bots: list[str] | None = None) -> None:
+        page = self.page
+        if nickname:
+            page.fill("#nickname", nickname)
+            page.click("#save-nickname")
+            page.wait_for_selector(f"text=Saved: {nickname}", timeout=WAIT)
+        page.check(f"#game-{game}")
+        if players is not None:
+            page.select_option("#players", str(players))
+        for seat, bot in enumerate(bots or [], start=1):
+            page.select_option(f"#bot-{seat}", bot)
+        page.click("#start-daily" if mode == "daily" else "#start-new")
+        page.wait_for_selector("#table", timeout=WAIT)
+
+    # -- the table ---------------------------------------------------------------------------------
+    def wait_turn(self) -> bool:
+        """Wait until the person is to act (True) or the game is over (False)."""
+        self.page.wait_for_selector("#table[data-your-turn=true], #finished", timeout=WAIT)
+        return self.page.locator("#finished").count() == 0
+
+    @property
+    def phase(self) -> str:
+        return self.page.get_attribute("#table", "data-phase") or ""
+
+    @property
+    def decision(self) -> int:
+        return int(self.page.get_attribute("#table", "data-decision") or -1)
+
+    def hand(self) -> list[str]:
+        return self.page.eval_on_selector_all("#hand .card", "cards => cards.map(c => c.dataset.card)")
+
+    def offered(self) -> set[str]:
+        """Every action the page offers now: data-action elements and multi-choice cards."""
+        return set(self.page.evaluate(OFFERED))
+
+    def legal(self) -> list[str]:
+        """The legal actions of the state the page shows (from the WebSocket)."""
+        deadline = time.monotonic() + WAIT / 1000
+        while self.decision not in self.states:
+            assert time.monotonic() < deadline, f"no state message for decision {self.decision}"
+            time.sleep(0.02)
+        return self.states[self.decision]["legal_actions"]
+
+    def click(self, selector: str) -> None:
+        """Click one decision and wait until the server has moved past it."""
+        decision = self.decision
+        self.page.locator(selector).first.click()
+        self.page.wait_for_function(
+            "d => { const t = document.querySelector('#table');"
+            " return t && (t.dataset.decision !== d || t.dataset.yourTurn !== 'true') }",
+            arg=str(decision), timeout=WAIT)
+
+    def discard(self, avoid: tuple[str, ...] = ()) -> list[str]:
+        """Pick cards (not those in ``avoid``) until the confirm button is enabled, then confirm."""
+        page = self.page
+        picked = []
+        confirm = page.locator("#discard-confirm")
+        while not confirm.is_enabled():
+            cards = page.locator("#hand .card.legal:not(.selected)")
+            for i in range(cards.count()):
+                card = cards.nth(i).get_attribute("data-card")
+                if card not in avoid:
+                    cards.nth(i).click()
+                    picked.append(card)
+                    break
+            else:
+                raise AssertionError("no card left to discard")
+        confirm.click()
+        page.wait_for_function("() => document.querySelector('#table').dataset.phase !== 'discard'", timeout=WAIT)
+        return picked
+
+    def play_first(self) -> None:
+        """Answer the state with the first offered action (the discard: the first cards)."""
+        if self.page.locator("#discard-confirm").count():
+            self.discard()
+        else:
+            self.click(ACT)
+
+    def play_until(self, done: Callable[[], bool], policy: Callable[[], None] | None = None, steps: int = 400) -> None:
+        for _ in range(steps):
+            if not self.wait_turn():
+                raise AssertionError("the game ended first")
+            if done():
+                return
+            (policy or self.play_first)()
+        raise AssertionError(f"not reached in {steps} decisions")
+
+
+@pytest.fixture
+def person(browser, base_url):
+    people: list[Person] = []
+
+    def make(**kwargs: Any) -> Person:
+        people.append(Person(browser, base_url, **kwargs))
+        return people[-1]
+
+    yield make
+    for one in people:
+        one.close()
+
+
+def test_the_daily_five_hundred_deal_played_by_clicking_then_the_leaderboard_with_par(person):
+    me = person()
+    me.start("five_hundred", "daily", nickname="Clicker")
+    page = me.page
+    assert page.locator("#table .mode").inner_text().startswith("Daily deal")
+    answered = 0
+    while me.wait_turn():
+        legal = me.legal()
+        assert set(legal) <= me.offered(), f"not offered: {set(legal) - me.offered()}"
+        # Only what is legal is highlighted: the other cards are dimmed and cannot be clicked.
+        assert page.evaluate("() => [...document.querySelectorAll('#hand .card.dimmed')].every(c => c.disabled)")
+        me.play_first()
+        answered += 1
+    assert answered > 10
+    print(f"daily game: {answered} decisions by clicking, {page.locator('#table .deal').inner_text()}")
+    finished = page.locator("#finished")
+    assert re.search(r"won|win", finished.locator("h3").inner_text())
+    assert page.locator("#hand-summary").count() == 1
+    replay = page.request.get(me.base + page.get_attribute("#replay-link", "href"))
+    assert replay.ok and "replay" in replay.text().lower()
+    record = page.request.get(me.base + page.get_attribute("#record-link", "href")).json()
+    assert record["game"] == "five_hundred" and record["seats"][0] == "Clicker"
+    page.click("#leaderboard-link")
+    page.wait_for_selector("#leaderboard tbody tr", timeout=WAIT)
+    rows = page.locator("#leaderboard tbody tr")
+    names = [rows.nth(i).locator("td").nth(1).inner_text() for i in range(rows.count())]
+    assert "Clicker" in names
+    row = rows.nth(names.index("Clicker")).locator("td")
+    board = page.request.get(me.base + "/api/leaderboard?game=five_hundred&date=today").json()
+    mine = next(r for r in board["rows"] if r["nickname"] == "Clicker")
+    assert row.nth(2).inner_text() == str(mine["score"])
+    assert row.nth(3).inner_text() == str(board["par"]["margin"])
+    assert row.nth(4).inner_text() == (f"+{mine['versus_par']}" if mine["versus_par"] > 0 else str(mine["versus_par"]))
+    par = board["par"]["margin"]
+    assert (f"Par +{par}" if par > 0 else f"Par {par}") in page.locator("#par").inner_text()
+    assert row.nth(5).locator("a").get_attribute("href") == mine["replay"]  # one's own game: its replay
+    page.click("[data-date=all]")
+    page.wait_for_selector("#board-heading:has-text('all time')", timeout=WAIT)
+
+
+def _lead_joker_policy(me: Person) -> Callable[[], None]:
+    """Bid no trumps while holding the joker (else pass), keep the joker through the discard,
+    leave it suitless, and never play it except to lead."""
+    def policy() -> None:
+        page = me.page
+        if me.phase == "auction":
+            nt = [a for a in me.legal() if re.fullmatch(r"bid \d+NT", a)]
+            me.click(f'[data-action="{nt[0]}"]' if "JK" in me.hand() and nt else '[data-action="pass"]')
+        elif page.locator("#discard-confirm").count():
+            me.discard(avoid=("JK",))
+        elif me.phase == "nominate":
+            me.click('[data-action="nominate none"]')
+        else:
+            others = [a for a in me.legal() if not a.startswith("play JK")]
+            me.click(f'[data-action="{(others or me.legal())[0]}"]')
+    return policy
+
+
+def test_the_kitty_is_picked_up_and_three_cards_discarded(person):
+    me = person()
+    me.start("five_hundred", "daily")
+    me.play_until(lambda: me.phase == "discard", _lead_joker_policy(me))
+    page = me.page
+    assert len(me.hand()) == 13
+    assert page.locator("#hand .card.from-kitty").count() == 3  # the kitty's cards are marked
+    confirm = page.locator("#discard-confirm")
+    assert confirm.is_disabled()
+    cards = page.locator("#hand .card.legal")
+    for i in (0, 1, 2):
+        cards.nth(i).click()
+    cards.nth(0).click()  # a second click puts a card back
+    assert confirm.is_disabled()
+    assert page.locator("#hand .card.selected").count() == 2
+    cards.nth(3).click()
+    chosen = page.eval_on_selector_all("#hand .card.selected", "cs => cs.map(c => c.dataset.card)")
+    assert confirm.is_enabled() and len(chosen) == 3
+    confirm.click()
+    page.wait_for_function("() => document.querySelector('#table').dataset.phase !== 'discard'", timeout=WAIT)
+    hand = me.hand()
+    assert len(hand) == 10 and not set(chosen) & set(hand)
+
+
+def test_leading_the_joker_in_no_trumps_asks_which_suit_it_calls_for(person):
+    me = person()
+    me.start("five_hundred", "daily")
+    me.play_until(lambda: me.page.locator("#joker-suit").count() > 0, _lead_joker_policy(me))
+    page = me.page
+    choices = page.locator("#joker-suit [data-action]")
+    offered = [choices.nth(i).get_attribute("data-action") for i in range(choices.count())]
+    assert offered == [a for a in me.legal() if a.startswith("play JK ")] and offered
+    joker = page.locator('#hand .card[data-card="JK"]')
+    assert "legal" in (joker.get_attribute("class") or "") and joker.get_attribute("data-choices")
+    joker.click()  # the card itself leads to the choice: focus moves to the first suit
+    assert page.evaluate("document.activeElement.dataset.action") == offered[0]
+    me.click(f'#joker-suit [data-action="{offered[-1]}"]')
+    page.wait_for_selector('#trick .card[data-card="JK"][data-seat="0"]', timeout=WAIT)
+    assert "JK" not in me.hand()
+
+
+def test_fifty_six_with_an_option_set_bids_every_amount_and_form_from_the_panel(person):
+    me = person()
+    page = me.page
+    page.check("#game-fifty_six")
+    page.click("details.options summary")
+    page.fill("#option-initial_tables", "0")
+    page.click("#start-new")  # refused on the page, saying why, and nothing starts
+    assert "initial_tables" in page.locator("#start-message").inner_text()
+    assert page.locator("#table").count() == 0
+    page.fill("#option-initial_tables", "3")
+    me.start("fifty_six", "new")
+    assert [int(b) for b in page.locator("#scores b").all_inner_texts()] == [3, 3]  # each side's tables
+    me.play_until(lambda: me.phase == "auction")
+    page = me.page
+    legal = set(me.legal())
+    reachable = me.offered()
+    for amount in page.eval_on_selector_all("[data-amount]", "bs => bs.map(b => b.dataset.amount)"):
+        page.click(f'[data-amount="{amount}"]')
+        assert page.get_attribute(f'[data-amount="{amount}"]', "aria-pressed") == "true"
+        reachable |= me.offered()
+    assert legal <= reachable
+    choice = "double" if "double" in legal else next(a for a in me.offered() if a.startswith("bid "))
+    me.click(f'[data-action="{choice}"]')
+    history = me.page.locator(".log li")
+    assert history.count() >= 1
+
+
+def test_all_fours_beg_and_run_are_buttons(person):
+    me = person()
+    me.start("all_fours", "new", players=2, nickname="<i>Ann</i>")
+    plate = me.page.locator(".seat.me .name small")
+    assert plate.inner_text() == "you (<i>Ann</i>)" and plate.locator("i").count() == 0  # text, never markup
+    calls = {"stand", "beg", "give one", "run"}
+    me.play_until(lambda: bool(calls & set(me.legal())))
+    choice = "beg" if "beg" in me.legal() else "run"
+    phase = me.phase
+    assert {a for a in me.legal() if a in calls} <= me.offered()
+    me.click(f'[data-action="{choice}"]')
+    me.page.wait_for_function("p => document.querySelector('#table').dataset.phase !== p", arg=phase, timeout=WAIT)
+
+
+def test_bid_euchre_help_the_partner_exchange(person):
+    me = person()
+    me.start("bid_euchre", "new")
+
+    def policy() -> None:
+        legal = me.legal()
+        if me.phase == "auction":
+            me.click('[data-action="bid help"]' if "bid help" in legal else '[data-action="pass"]')
+        else:
+            me.play_first()
+    me.play_until(lambda: me.phase == "exchange", policy)
+    page = me.page
+    prompt = page.locator("#status").inner_text()
+    assert "give" in prompt.lower()
+    gifts = [a for a in me.legal() if a.startswith("give ")]
+    assert gifts and set(gifts) <= me.offered()
+    before = me.hand()
+    given = gifts[0].split(" ", 1)[1]
+    me.click(f'#hand [data-action="{gifts[0]}"]')
+    page.wait_for_function("() => document.querySelector('#table').dataset.phase !== 'exchange'", timeout=WAIT)
+    after = me.hand()
+    assert given not in after and len(after) == len(before)  # one card given, one received
+
+
+def test_a_reload_in_the_middle_of_a_hand_resumes_the_same_state(person):
+    me = person(pause=True)  # finished tricks pause in view: play goes on through the pauses
+    me.start("five_hundred", "new")
+    page = me.page
+    me.play_until(lambda: me.phase == "play" and page.locator("#trick:not(.done) .card").count() > 0
+                  and page.locator("#last-trick-button").is_enabled())
+    url = page.url
+    seen = (me.decision, me.phase, me.hand(), page.locator("#trick").inner_html(), page.locator("#scores").inner_text(),
+            page.locator("#contract").inner_text())
+    page.reload()
+    page.wait_for_selector("#table[data-your-turn=true]", timeout=WAIT)
+    assert page.url == url
+    assert (me.decision, me.phase, me.hand(), page.locator("#trick").inner_html(), page.locator("#scores").inner_text(),
+            page.locator("#contract").inner_text()) == seen
+    # The last trick on request: who played what, and who won it; Escape closes it.
+    page.click("#last-trick-button")
+    shown = page.locator("#last-trick")
+    assert shown.locator(".card").count() == 4 and "Won by" in shown.inner_text()
+    page.keyboard.press("Escape")
+    assert page.locator("#last-trick").count() == 0
+    me.play_first()  # and play goes on
+
+
+def test_a_dropped_connection_reconnects_to_the_same_state(person):
+    me = person()
+    page = me.page
+    sockets = []
+
+    def through(ws) -> None:  # the page's WebSocket, passed through to the real server
+        ws.connect_to_server()
+        sockets.append(ws)
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), through)
+    me.start("bid_euchre", "new")
+    me.play_until(lambda: me.phase == "play")
+    seen = (me.decision, me.hand())
+    sockets[-1].close(code=1011, reason="dropped by the test")
+    page.wait_for_selector("#connection:has-text('reconnecting')", timeout=WAIT)
+    page.wait_for_function("() => !document.querySelector('#connection')", timeout=WAIT)
+    assert len(sockets) == 2 and me.wait_turn()
+    assert (me.decision, me.hand()) == seen
+    me.play_first()  # the new connection plays on
+
+
+def test_phone_width_and_keyboard_only(person):
+    me = person(width=390, height=844)
+    me.start("five_hundred", "new")
+    page = me.page
+    for _ in range(3):  # an auction turn, then the play (with the discard if the person wins the bid)
+        assert me.wait_turn()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide at phone width"
+        for box in [el.bounding_box() for el in page.locator(ACT).all()]:
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        if page.locator("#discard-confirm").count():
+            me.discard()
+            continue
+        # Keyboard only: arrows move among the legal cards and buttons, Enter acts.
+        page.keyboard.press("ArrowRight")
+        action = page.evaluate("document.activeElement.dataset.action")
+        assert action in me.legal()
+        decision = me.decision
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "d => document.querySelector('#table').dataset.decision !== d", arg=str(decision), timeout=WAIT)
+    me.play_until(lambda: me.phase == "play")
+    assert page.locator("#hand .card").count() >= 1
+    for box in [el.bounding_box() for el in page.locator("#hand .card").all()]:
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+SHORT = {"fifty_six": {"initial_tables": "1"}, "all_fours": {"target_score": "3"}, "bid_euchre": {"target_score": "4"}}
+
+
+@pytest.mark.parametrize("game", sorted(SHORT))
+def test_each_other_game_is_played_to_the_end_in_the_page(person, game):
+    """56, All Fours and Bid Euchre to the end (short targets set in the form), every legal action offered."""
+    me = person()
+    page = me.page
+    page.check(f"#game-{game}")
+    page.click("details.options summary")
+    for name, value in SHORT[game].items():
+        page.fill(f"#option-{name}", value)
+    me.start(game, "new")
+    while me.wait_turn():
+        legal = set(me.legal())
+        if game == "fifty_six":  # its bids sit behind the amount picker (the test above walks it)
+            legal = {a for a in legal if not a.startswith("bid ")}
+        assert legal <= me.offered()
+        me.play_first()
+    assert page.locator("#finished h3").inner_text()
+    assert page.locator("#hand-summary").count() == 1
+
+
+def test_a_game_the_page_does_not_know_still_plays(person):
+    """The toy game of the tests' plugins: no rule of the page knows it; its cards still play."""
+    me = person()
+    page = me.page
+    if page.locator("#game-toy").count() == 0:
+        pytest.skip("the toy game is not installed")
+    me.start("toy", "new", bots=["random"])
+    while me.wait_turn():
+        assert set(me.legal()) <= me.offered()
+        me.play_first()
+    assert page.locator("#finished").count() == 1

@@ -1,0 +1,58 @@
+"""Helpers of the browser-play tests (tests/test_web_*.py): an application on a fresh store, with
+no pace, and a client that answers the first legal action of every state until the game ends."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from starlette.testclient import TestClient
+
+from arena.web.app import create_app
+
+DAY = datetime.date(2026, 3, 14)
+
+
+def make_app(db: Path, *, today: Callable[[], datetime.date] = lambda: DAY, **kwargs: Any):
+    kwargs.setdefault("pace", 0.0)
+    return create_app(db, today=today, **kwargs)
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    return json.loads(ws.receive_text())
+
+
+def next_turn(ws: Any) -> dict[str, Any]:
+    """Read states until it is the person's turn or the game is over; return that state."""
+    while True:
+        message = receive(ws)
+        assert message["type"] == "state", message
+        if message["your_turn"] or message["result"] is not None:
+            return message
+
+
+def act(ws: Any, state: dict[str, Any], action: str | None = None) -> None:
+    ws.send_text(json.dumps({"type": "act", "action": action or state["legal_actions"][0],
+                             "decision": state["decision"]}))
+
+
+def play_out(client: TestClient, table: str, moves: int | None = None) -> tuple[dict[str, Any], int]:
+    """Answer the first legal action until the game ends (or ``moves`` answers); return the last
+    state and the number of answers."""
+    answered = 0
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        while True:
+            state = next_turn(ws)
+            if state["result"] is not None or (moves is not None and answered == moves):
+                return state, answered
+            act(ws, state)
+            answered += 1
+
+
+def new_table(client: TestClient, **body: Any) -> str:
+    body.setdefault("mode", "new")
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()["table"]
