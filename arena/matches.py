@@ -47,6 +47,8 @@ class MatchSpec:
     time_control: dict[str, Any] = field(default_factory=lambda: TimeControl().as_dict())
     faults: dict[str, Any] = field(default_factory=lambda: FaultPolicy().as_dict())
     isolation: str = "inprocess"
+    limits: dict[str, Any] = field(default_factory=dict)  # the sandbox's resource limits (arena.players.limits)
+    log_dir: str = ""  # where the bots' per-match logs go ("" : temporary files, removed after the match)
     lineup: tuple[str, ...] = ()  # tournaments: the bot (board name) of each side, before rotation
     rotation: int = 0
     deal_set: int = 0
@@ -99,11 +101,22 @@ def open_hosts(registry: "Registry", spec: MatchSpec, game: "Game | None" = None
     try:
         for seat, bot in enumerate(spec.bots):
             hosts.append(make(registry, bot, game=name, seed=spec.bot_seeds[seat],
-                              isolation=spec.isolation, settings=spec.settings[seat]))
+                              isolation=spec.isolation, settings=spec.settings[seat], limits=spec.limits,
+                              log_path=log_path(spec, seat)))
         yield hosts
     finally:
         for host in hosts:
             host.close()
+
+
+def log_path(spec: MatchSpec, seat: int) -> str | None:
+    """Where the bot in ``seat`` writes its output: ``LOG_DIR/match-NNNN-seat-S.log``, or None (a
+    temporary file) when the spec has no log directory."""
+    if not spec.log_dir:
+        return None
+    import os
+
+    return os.path.join(spec.log_dir, f"match-{spec.index:04d}-seat-{seat}.log")
 
 
 def referee_for(spec: MatchSpec, game: "Game", hosts: Sequence[Host], *, ask_forced: bool = False,
