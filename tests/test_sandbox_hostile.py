@@ -207,35 +207,31 @@ class Played:
 
 
 def _log_of(host: Any) -> str:
-    """What a host's bot wrote to its log (read before the host is closed)."""
-    path = getattr(host, "log_path", None)
-    if path:
-        try:
+    """What a host's bot wrote to its log file, found by its path (read before the host is closed):
+    the fallback for a host that does not keep its log in the match's log directory."""
+    for path in (getattr(host, "log_path", None), getattr(getattr(host, "log", None), "path", None),
+                 getattr(getattr(host, "capped", None), "path", None)):
+        if isinstance(path, str) and os.path.exists(path):
             return Path(path).read_text(errors="replace")
-        except OSError:
-            return ""
-    log = getattr(host, "log", None)
-    if log is not None:
-        try:
-            log.seek(0)
-            return log.read().decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
     return ""
 
 
-def play(registry: Registry, bot: str, settings: dict[str, Any], *, isolation: str, index: int = 0,
-         extra: dict[str, Any] | None = None) -> Played:
-    """One match: the attacker in seats 0 and 2 (partners), random bots in 1 and 3."""
+def play(registry: Registry, bot: str, settings: dict[str, Any], *, isolation: str, log_dir: Path, index: int = 0,
+         limits: dict[str, Any] | None = None) -> Played:
+    """One match: the attacker in seats 0 and 2 (partners), random bots in 1 and 3; each bot's log
+    kept in ``log_dir`` (``match-NNNN-seat-S.log``)."""
     spec = MatchSpec.single(GAME, [bot, "random", bot, "random"], seed="hostile", index=index, options=OPTIONS,
                             settings=[settings, {}, settings, {}], isolation=isolation,
                             time_control=TimeControl(per_decision=30.0))
-    if extra:
-        spec = MatchSpec.from_dict({**spec.as_dict(), **extra})
+    spec = MatchSpec.from_dict({**spec.as_dict(), "log_dir": str(log_dir), "limits": dict(limits or {})})
     game = registry.game(spec.game, spec.options)
     with open_hosts(registry, spec, game) as hosts:
         result = referee_for(spec, game, hosts).play()
-        logs = [_log_of(host) for host in hosts]
+        early = [_log_of(host) for host in hosts]  # a host that keeps no log file of its own
+    logs = []
+    for seat, text in enumerate(early):
+        path = log_dir / f"match-{index:04d}-seat-{seat}.log"
+        logs.append(path.read_text(errors="replace") if path.exists() else text)
     return Played(result, logs)
 
 
@@ -254,6 +250,7 @@ def access_settings(tag: str, listener: Listener, db: Path, other: Path, **more:
         "leftover_file": f"/tmp/hostile-{tag}-sleeper-alive",
         "leftover_port": listener.port,
         "leftover_lifetime": 20,
+        "leftover_delay": 0.3,
         **more,
     }
 
@@ -271,7 +268,7 @@ def test_process_isolation_lets_the_attacks_through(path, hostile_registry, tag,
     shutil.copy(results_db, db)
     settings = access_settings(tag, listener, db, other_bot, places=["/tmp"])
     before = other_bot.read_text()
-    played = play(hostile_registry, PATHS[path], settings, isolation="process")
+    played = play(hostile_registry, PATHS[path], settings, isolation="process", log_dir=tmp_path / "logs")
     assert played.result.termination.how != "forfeit", played.faults()
 
     peek = played.report("peek")
@@ -283,5 +280,91 @@ def test_process_isolation_lets_the_attacks_through(path, hostile_registry, tag,
     assert _processes_with(f"hostile-sleeper-{tag}"), "the sleeper should have outlived the match"
     assert any(ok for ok, _ in played.report("share")), played.logs
 
-    again = play(hostile_registry, PATHS[path], {**settings, "attacks": []}, isolation="process", index=1)
+    again = play(hostile_registry, PATHS[path], {**settings, "attacks": []}, isolation="process", index=1,
+                 log_dir=tmp_path / "logs")
     assert any(ok for ok, _ in again.report("remember")), again.logs
+
+
+# -- under the sandbox every attack is contained and recorded with its cause -------------------------
+
+
+def _sandbox_missing() -> str:
+    try:
+        from arena.players.sandbox import check_available
+
+        check_available()
+    except Exception as exc:  # ImportError before the level exists, ArenaError without bubblewrap
+        return f"{type(exc).__name__}: {exc}"
+    return ""
+
+
+needs_sandbox = pytest.mark.skipif(bool(_sandbox_missing()), reason=f"no sandbox here: {_sandbox_missing()}")
+LIMITS = {"address_space": "1 GiB", "file_size": "16 MiB", "tmp_size": "64 MiB", "processes": 32}
+# Each limit attack, what it asks for (past its limit, bounded by the attacker) and the words its
+# fault's cause must hold: the limit and its value.
+LIMIT_ATTACKS = {
+    "memory": ({"memory_mb": 3072}, ("address-space limit", "1 GiB")),
+    "disk": ({"disk_mb": 64}, ("file-size limit", "16 MiB")),
+    "forkbomb": ({"forks": 1000}, ("process limit", "32")),
+}
+
+
+def _attacker_faults(played: Played) -> list[Any]:
+    return [fault for fault in played.result.faults if fault.seat in (0, 2)]
+
+
+@needs_sandbox
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listener, results_db, other_bot, tmp_path):
+    """Memory and environment, the results database, another bot's files, the network, a leftover
+    child, and cards passed to the partner and to the next match: all contained under ``sandbox``,
+    each with the error it met in the bot's log."""
+    real_bot = ROOT / "bots" / "random_bot.py"  # only opened for writing, never written (see the attacker)
+    guarded = {p: _digest(p) for p in (results_db, other_bot, real_bot)}
+    settings = access_settings(tag, listener, results_db, other_bot, other_bot_probe=[str(real_bot)])
+    played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs")
+    assert not _attacker_faults(played), played.faults()
+    time.sleep(1.0)  # a sleeper that escaped would have written and connected back by now (delay 0.3 s)
+
+    for attack in ("peek", "db", "other_bot", "tcp"):
+        reports = played.report(attack)
+        assert reports, (attack, played.logs)
+        assert not any(ok for ok, _ in reports), (attack, reports)
+    assert SECRET not in "".join(played.logs)
+    assert any("is not visible" in detail for _, detail in played.report("peek")), played.report("peek")
+    assert all("Error" in detail for attack in ("db", "other_bot", "tcp") for _, detail in played.report(attack))
+    assert {p: _digest(p) for p in guarded} == guarded, "a guarded file changed"
+    assert _verifies(results_db)
+    assert listener.received == [], listener.received
+    assert not _processes_with(f"hostile-sleeper-{tag}"), "a child outlived its sandbox"
+    assert not Path(settings["leftover_file"]).exists()
+    shares = played.report("share")
+    assert shares and not any(ok for ok, _ in shares), shares
+    assert not any(ok for ok, _ in played.report("remember"))
+
+    again = play(hostile_registry, PATHS[path], {**settings, "attacks": []}, isolation="sandbox", index=1,
+                 log_dir=tmp_path / "logs")
+    remembered = again.report("remember")
+    assert remembered and not any(ok for ok, _ in remembered), remembered
+    assert not list(Path("/tmp").glob(f"hostile-{tag}-*")), "a note reached the real /tmp"
+
+
+@needs_sandbox
+@pytest.mark.parametrize("attack", sorted(LIMIT_ATTACKS))
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_sandbox_limits_stop_the_attack_and_name_the_limit(path, attack, hostile_registry, tag, tmp_path):
+    """Past the address-space, file-size and process limits: a recorded crash of the attacker whose
+    cause names the limit; the other bots and the arena carry on (the match ends by the policy)."""
+    more, cause = LIMIT_ATTACKS[attack]
+    settings = {"attacks": [attack], "tag": tag, **more}
+    played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs",
+                  limits=LIMITS)
+    faults = _attacker_faults(played)
+    assert faults, (played.faults(), played.logs)
+    assert faults[0].kind.value == "crash" and all(words in faults[0].message for words in cause), played.faults()
+    assert not any(fault.seat in (1, 3) for fault in played.result.faults), played.faults()
+    blocked = played.report(attack)
+    assert blocked and not any(ok for ok, _ in blocked), (blocked, played.logs)
+    if attack == "forkbomb":  # it was stopped near the limit, far from its own bound
+        forked = int(blocked[0][1].split("after ")[1].split()[0])
+        assert forked < 32, blocked

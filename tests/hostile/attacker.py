@@ -45,13 +45,13 @@ SCAN_MAX_BYTES = 512 << 20  # at most this much of one process's memory is read
 CHUNK_MB = 32
 
 # The sleeper left behind by the ``leftover`` attack: argv[1] is its marker (found in /proc), it
-# waits a little, then writes a file and connects back to prove it outlived the match; it exits by
-# itself after ``lifetime`` seconds, so an escaped one does not live forever.
+# waits ``delay`` seconds, then writes a file and connects back to prove it outlived the match; it
+# exits by itself after ``lifetime`` seconds, so an escaped one does not live forever.
 SLEEPER = """
 import os, socket, sys, time
-marker, path, port, lifetime = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+marker, path, port, lifetime, delay = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
 end = time.monotonic() + lifetime
-time.sleep(min(2.0, lifetime))
+time.sleep(min(delay, lifetime))
 if path:
     try:
         with open(path, "w") as handle:
@@ -236,7 +236,8 @@ def attack_leftover(bot: "Attacker") -> str:
     path = str(bot.settings.get("leftover_file", ""))
     port = str(int(bot.settings.get("leftover_port", 0)))
     lifetime = str(float(bot.settings.get("leftover_lifetime", 30)))
-    argv = [sys.executable, "-c", SLEEPER, marker, path, port, lifetime]
+    delay = str(float(bot.settings.get("leftover_delay", 2)))
+    argv = [sys.executable, "-c", SLEEPER, marker, path, port, lifetime, delay]
     try:
         child = os.fork()
         if child == 0:  # the double fork: a new session, then a grandchild the bot never waits for
@@ -404,7 +405,9 @@ class Attacker(Player):
         if self.channels:  # what an earlier match of this tag left behind
             self.remembered = _read_anywhere(self, f"hostile-{self.tag}-memory.txt")
         for name in self.attacks:  # here, so that a seat that is never asked attacks too
+            began = time.perf_counter()
             ATTACKS[name](self)
+            print(f"{PREFIX}-TIME {name} {time.perf_counter() - began:.2f} s", file=sys.stderr, flush=True)
 
     def _channels(self, observation: dict[str, Any]) -> None:
         hand = observation.get("hand")

@@ -14,14 +14,18 @@ import sys
 import threading
 from concurrent import futures
 
-import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+# The attacks fork (a double-forked sleeper, a fork bomb): without this, gRPC's fork handlers
+# start threads in every child, and a fork takes most of a second.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
 
-from arena import wire
-from arena.players.serve import PlayerService
-from arena.v1 import player_pb2_grpc
+import grpc  # noqa: E402
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc  # noqa: E402
 
-import attacker  # beside this file: the script's directory is first on sys.path
+from arena import wire  # noqa: E402
+from arena.players.serve import PlayerService  # noqa: E402
+from arena.v1 import player_pb2_grpc  # noqa: E402
+
+import attacker  # noqa: E402  (beside this file: the script's directory is first on sys.path)
 
 
 def main() -> int:
