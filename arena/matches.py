@@ -164,4 +164,11 @@ def play_match(
         registry = get_registry()
     game = registry.game(spec.game, spec.options)
     with open_hosts(registry, spec, game, tolerant=tolerant) as hosts:
-        return referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()
+        result = referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()
+    result.isolation = spec.isolation  # the result and the record say which level the bots ran at
+    result.record["isolation"] = spec.isolation
+    if spec.isolation == "sandbox":
+        from arena.players.limits import Limits
+
+        result.record["limits"] = Limits.from_dict(spec.limits).as_dict()
+    return result

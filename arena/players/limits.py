@@ -102,12 +102,15 @@ def human(n: int) -> str:
     return f"{n} bytes"
 
 
-def apply_rlimits(limits: Limits) -> None:
-    """In the sandbox's process, before it runs anything: the rlimits every process in it inherits."""
-    for which, value in ((resource.RLIMIT_AS, limits.address_space), (resource.RLIMIT_CPU, limits.cpu_seconds),
-                         (resource.RLIMIT_NPROC, limits.processes), (resource.RLIMIT_NOFILE, limits.open_files),
-                         (resource.RLIMIT_FSIZE, limits.file_size), (resource.RLIMIT_CORE, 0)):
-        resource.setrlimit(which, (value, value))
+def rlimits(limits: Limits) -> list[tuple[int, tuple[int, int]]]:
+    """The (resource, (soft, hard)) pairs set on the sandbox's process, which everything in it inherits."""
+    pairs = [(which, (value, value)) for which, value in (
+        (resource.RLIMIT_AS, limits.address_space), (resource.RLIMIT_NPROC, limits.processes),
+        (resource.RLIMIT_NOFILE, limits.open_files), (resource.RLIMIT_FSIZE, limits.file_size),
+        (resource.RLIMIT_CORE, 0))]
+    # SIGXCPU at the soft limit (a cause the arena can name); SIGKILL a second later if it is caught
+    pairs.append((resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1)))
+    return pairs
 
 
 # -- cgroups ---------------------------------------------------------------------------------------
@@ -182,16 +185,19 @@ class Cgroup:
         return ""
 
     def close(self) -> None:
-        for path in self.dirs:
-            self._remove(path)
-        self.dirs = []
+        """Remove the cgroup; the directories that still hold a process (being reaped) stay in
+        ``dirs``, for the caller to try again."""
+        self.dirs = [path for path in self.dirs if not self._remove(path)]
 
     @staticmethod
-    def _remove(path: str) -> None:
+    def _remove(path: str) -> bool:
         try:
             os.rmdir(path)
+        except FileNotFoundError:
+            return True
         except OSError:
-            pass
+            return False
+        return True
 
 
 def explain(text: str, code: int | None, limits: Limits, cgroup_event: str = "") -> str:

@@ -53,7 +53,7 @@ def _in_process(spec: BotSpec, request: SeatRequest) -> Host:
 def _own_process(spec: BotSpec, request: SeatRequest) -> Host:
     from arena.players.isolated import ProcessHost
 
-    return ProcessHost(spec.factory, request.settings, request.seed)
+    return ProcessHost(spec.factory, request.settings, request.seed, log_path=request.log_path)
 
 
 def _sandboxed(spec: BotSpec, request: SeatRequest) -> Host:

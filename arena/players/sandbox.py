@@ -28,6 +28,7 @@ import importlib.metadata
 import importlib.util
 import itertools
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -37,7 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from arena.errors import ArenaError
-from arena.players.limits import Cgroup, Limits, apply_rlimits, explain
+from arena.players.limits import Cgroup, Limits, explain, rlimits
 
 PACKAGE = "bubblewrap"
 SITE = "/sandbox/site"  # where the bot's Python packages appear inside (its PYTHONPATH)
@@ -47,6 +48,18 @@ UID_BASE = 200_000  # the first outside uid a sandboxed bot runs as when the are
 UID_SPAN = 100_000
 ARENA_DISTRIBUTION = "trick-arena"
 _serial = itertools.count()
+
+
+def _prctl() -> Any:
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _prctl()
 
 
 # -- can this machine run sandboxes? --------------------------------------------------------------
@@ -78,6 +91,60 @@ def check_available() -> str:
         raise ArenaError(f"bubblewrap ({path}) cannot make a sandbox on this machine: {problem} (it needs "
                          "namespaces: run as root, or allow unprivileged user namespaces)")
     return path
+
+
+# -- which bots are sandboxed by default ------------------------------------------------------------
+
+def bundled(seat: str, registry: Any = None) -> bool:
+    """Whether a seat is the arena's own: an installed bot of the arena's distribution, a remote
+    ``grpc://`` seat (not launched here, so not hosted at any level), or a ``cmd:`` program of the
+    arena's own (``arena serve-bot`` of a bundled bot, the bundled ``bots/js_random``)."""
+    seat = seat.strip()
+    if seat.startswith(("grpc://", "grpcs://")):
+        return True
+    if registry is None:
+        from arena.plugins import get_registry
+
+        registry = get_registry()
+    if seat.startswith("cmd:"):
+        import shlex
+
+        try:
+            words = shlex.split(seat[4:])
+        except ValueError:
+            return False
+        import bots
+
+        own_dir = os.path.dirname(os.path.realpath(bots.__file__))
+        if len(words) >= 3 and os.path.basename(words[0]) == "arena" and words[1] == "serve-bot":
+            return bundled(words[2], registry)
+        if "-m" in words and words.index("-m") + 2 < len(words) and words[words.index("-m") + 1] == "arena.players.serve":
+            return bundled(words[words.index("-m") + 2], registry)
+        scripts = [os.path.realpath(w) for w in words[1:] if w.endswith(".js")]
+        return len(words) == 2 and os.path.basename(words[0]) == "node" and \
+            bool(scripts) and scripts[0] == os.path.join(own_dir, "js_random", "bot.js")
+    try:
+        spec = registry.bot(seat)
+    except Exception:
+        return False
+    top = str(getattr(spec.factory, "__module__", "")).split(".")[0]
+    owners = importlib.metadata.packages_distributions().get(top, [])
+    return any(owner.lower().replace("_", "-") == ARENA_DISTRIBUTION for owner in owners) or top in ("arena", "bots") \
+        and _arena_file(sys.modules.get(str(spec.factory.__module__)))
+
+
+def _arena_file(module: Any) -> bool:
+    """The module is in the arena's checkout or installation (its `arena`/`bots` packages)."""
+    import arena
+
+    path = os.path.realpath(str(getattr(module, "__file__", "") or ""))
+    root = os.path.dirname(os.path.dirname(os.path.realpath(arena.__file__)))
+    return path.startswith(root + os.sep)
+
+
+def default_isolation(seats: Iterable[str], registry: Any = None) -> str:
+    """``sandbox`` when any seat is not the arena's own (:func:`bundled`), else ``process``."""
+    return "process" if all(bundled(seat, registry) for seat in seats) else "sandbox"
 
 
 # -- the view --------------------------------------------------------------------------------------
@@ -211,7 +278,10 @@ def bot_entries(module_name: str) -> dict[str, str]:
         return entries
     module = sys.modules.get(module_name)
     if module is None:
-        spec = importlib.util.find_spec(module_name)
+        try:
+            spec = importlib.util.find_spec(module_name)
+        except ImportError:
+            spec = None
         file = spec.origin if spec is not None else None
     else:
         file = getattr(module, "__file__", None)
@@ -328,14 +398,22 @@ class Sandbox:
             [f"cgroup:{key}" for key in (self.cgroup.applied if self.cgroup else [])]
 
     def _preexec(self) -> None:
-        if self.cgroup is not None:
-            self.cgroup.enter()
-        apply_rlimits(self.limits)
-        from arena.players.isolated import die_with_parent
-
-        die_with_parent()
+        """In the forked child, before bwrap runs: nothing here may import or allocate much (the
+        arena has threads; see subprocess's preexec_fn warning), so it is all prepared beforehand."""
+        for path in self._procs:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, b"0")
+            finally:
+                os.close(fd)
+        for which, pair in self._rlimits:
+            resource.setrlimit(which, pair)
+        if _PRCTL is not None:
+            _PRCTL(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL: bwrap dies with the arena
 
     def start(self, *, stdout: int, pass_fds: tuple[int, ...] = (), new_session: bool = False) -> subprocess.Popen:
+        self._procs = [os.path.join(path, "cgroup.procs") for path in (self.cgroup.dirs if self.cgroup else [])]
+        self._rlimits = rlimits(self.limits)
         self.process = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stdout,
                                         pass_fds=pass_fds, preexec_fn=self._preexec, start_new_session=new_session)
         return self.process

@@ -1,0 +1,230 @@
+"""The sandbox isolation level: bots play in it on both paths (a Python plugin bot, a `cmd:`
+program), its limits are parsed with clear errors and enforced with the limit named in the fault,
+a bot's log is capped, the default level follows who wrote the bots, the level is recorded, and a
+missing bubblewrap is refused before any match. (The hostile bots: tests/test_sandbox_hostile.py.)"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from arena.errors import ArenaError
+from arena.matches import MatchSpec, play_match
+from arena.players.base import MatchInfo
+from arena.players.limits import MIB, Limits, parse_limits
+from arena.players.logs import CappedLog
+
+ROOT = Path(__file__).resolve().parents[1]
+ARENA = str(Path(sys.executable).with_name("arena"))
+needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+INFO = MatchInfo("five_hundred", {}, 0, ("a", "b", "c", "d"))
+
+
+def _registry():
+    from arena.plugins import get_registry
+
+    return get_registry()
+
+
+@needs_bwrap
+def test_a_python_bot_and_a_command_play_a_match_in_sandboxes(tmp_path):
+    command = f"cmd:{ARENA} serve-bot random"
+    spec = MatchSpec.single("five_hundred", ["heuristic", command, "random", "heuristic"], seed=3,
+                            isolation="sandbox")
+    spec = MatchSpec.from_dict({**spec.as_dict(), "log_dir": str(tmp_path / "logs")})
+    result = play_match(spec, _registry())
+    assert result.faults == [], [f.as_dict() for f in result.faults]
+    assert result.as_dict()["isolation"] == "sandbox" and result.record["isolation"] == "sandbox"
+    assert result.record["limits"] == Limits().as_dict()
+    logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert logs == [f"match-0000-seat-{s}.log" for s in range(4)]
+    assert "serving bot random on unix:" in (tmp_path / "logs" / "match-0000-seat-1.log").read_text()
+
+
+@needs_bwrap
+def test_a_sandboxed_bot_sees_its_own_code_and_no_arena_file(tmp_path):
+    from arena.players.sandboxed import SandboxHost
+
+    log = tmp_path / "look.log"
+    host = SandboxHost("tests.sandbox_bots:make", {"do": "look"}, 0, log_path=str(log))
+    try:
+        host.start(INFO, 5)
+        assert host.decide({"legal_actions": ["x"]}, 10)[0] == "x"
+    finally:
+        host.close()
+    text = log.read_text()
+    site = text.split("SITE ")[1]
+    assert "'arena'" in site and "'tests'" in site and "'bots'" not in site  # never the other bots
+    assert "'results'" not in text and "'work'" not in text.split("ROOT ")[1]
+    env = text.split("ENV ")[1].split(" ROOT")[0]
+    assert "ARENA_SANDBOX" in env and "VIRTUAL_ENV" not in env and "PYTEST_CURRENT_TEST" not in env
+    if os.geteuid() == 0:  # its own unprivileged uid
+        assert int(text.split("UID ")[1].split()[0]) >= 200_000
+
+
+@needs_bwrap
+@pytest.mark.parametrize("do, limits, cause", [
+    ("spin", {"cpu_seconds": 1}, "SIGXCPU: the CPU-time limit of 1 s"),
+    ("allocate", {"address_space": "512 MiB"}, "MemoryError under the 512 MiB address-space limit"),
+    ("write", {"file_size": "1 MiB"}, "SIGXFSZ: the file-size limit of 1 MiB"),
+])
+def test_a_bot_past_a_limit_is_a_crash_that_names_the_limit(do, limits, cause):
+    from arena.players.hosts import BotCrash
+    from arena.players.sandboxed import SandboxHost
+
+    host = SandboxHost("tests.sandbox_bots:make", {"do": do}, 0, limits=parse_limits(limits))
+    try:
+        host.start(INFO, 5)
+        with pytest.raises(BotCrash, match=cause.replace("(", r"\(")):
+            host.decide({"legal_actions": ["x"]}, 30)
+        assert host.restarts == (1 if do == "spin" else 0)  # a dead one is replaced by a fresh sandbox
+    finally:
+        host.close()
+
+
+@needs_bwrap
+@pytest.mark.skipif(os.geteuid() != 0 or not os.path.isdir("/sys/fs/cgroup/memory"),
+                    reason="the arena makes cgroups only as root, here cgroup v1's memory controller")
+def test_the_cgroup_memory_limit_kills_a_bot_and_is_named():
+    from arena.players.hosts import BotCrash
+    from arena.players.sandboxed import SandboxHost
+
+    host = SandboxHost("tests.sandbox_bots:make", {"do": "touch"}, 0, limits=parse_limits({"memory": "128 MiB"}))
+    try:
+        assert "cgroup:memory.limit_in_bytes" in host.sandbox.applied and "cgroup:pids.max" in host.sandbox.applied
+        host.start(INFO, 5)
+        with pytest.raises(BotCrash, match=r"killed under the memory limit of 128 MiB \(cgroup\)"):
+            host.decide({"legal_actions": ["x"]}, 30)
+    finally:
+        host.close()
+
+
+@needs_bwrap
+def test_a_bots_log_is_capped_whatever_it_writes(tmp_path):
+    from arena.players.sandboxed import SandboxHost
+
+    log = tmp_path / "bot.log"
+    host = SandboxHost("tests.sandbox_bots:make", {"do": "print"}, 0, limits=parse_limits({"log_size": "256 KiB"}),
+                       log_path=str(log))
+    try:
+        host.start(INFO, 5)
+        host.decide({"legal_actions": ["x"]}, 30)
+    finally:
+        host.close()
+    data = log.read_bytes()
+    assert 256 * 1024 < len(data) < 256 * 1024 + 200 and data.endswith(b"output was dropped]\n")
+
+
+def test_the_capped_log_of_any_process(tmp_path):
+    import subprocess
+
+    log = CappedLog(str(tmp_path / "x.log"), limit=1000)
+    fd = log.pipe()
+    process = subprocess.Popen([sys.executable, "-c", "import os; os.write(1, b'a' * 100000)"], stdout=fd)
+    CappedLog.started(fd)
+    process.wait()
+    log.close()
+    text = (tmp_path / "x.log").read_text()
+    assert text.startswith("a" * 1000) and text[1000:].startswith("\n[arena: the log was cut here at 1000 bytes")
+
+
+def test_limits_are_parsed_with_clear_errors():
+    limits = parse_limits({"address_space": "1 GiB", "cpu_seconds": 30, "tmp_size": 16 * MIB})
+    assert limits.address_space == 1024 * MIB and limits.cpu_seconds == 30 and limits.tmp_size == 16 * MIB
+    assert limits.processes == Limits().processes
+    for table, words in [({"cpu": 3}, ["cpu", "unknown key", "cpu_seconds"]),
+                         ({"cpu_seconds": "lots"}, ["cpu_seconds", "whole number", "'lots'"]),
+                         ({"address_space": "1 parsec"}, ["address_space", "1 GiB", "'1 parsec'"]),
+                         ({"processes": 0}, ["processes", "too small"])]:
+        with pytest.raises(ArenaError) as caught:
+            parse_limits(table)
+        assert all(word in str(caught.value) for word in words), str(caught.value)
+
+
+def _file(isolation: str | None, bots: list[str], limits: dict | None = None) -> dict:
+    head = {"game": "five_hundred", "deal_sets": 1}
+    if isolation:
+        head["isolation"] = isolation
+    data = {"tournament": head, "bots": [{"name": f"b{i}", "bot": b} for i, b in enumerate(bots)]}
+    if limits is not None:
+        data["limits"] = limits
+    return data
+
+
+def test_the_tournament_file_limits_table():
+    from arena.tournaments.config import TournamentFileError, parse
+
+    config = parse(_file("process", ["random", "heuristic"], {"cpu_seconds": 20, "memory": "1 GiB"}))
+    assert config.limits == {"cpu_seconds": 20, "memory": 1024 * MIB} and config.as_dict()["limits"] == config.limits
+    assert "limits" not in parse(_file("process", ["random", "heuristic"])).as_dict()  # old fingerprints stay
+    with pytest.raises(TournamentFileError, match=r"\[limits\] open_file: unknown key"):
+        parse(_file("process", ["random", "heuristic"], {"open_file": 3}))
+
+
+def test_the_default_isolation_follows_who_wrote_the_bots():
+    from arena.tournaments.config import parse
+
+    assert parse(_file(None, ["random", "heuristic"])).isolation == "process"
+    assert parse(_file(None, ["random", f"cmd:{ARENA} serve-bot heuristic"])).isolation == "process"
+    assert parse(_file(None, ["random", "cmd:python3 my_bot.py"])).isolation == "sandbox"
+    assert parse(_file("inprocess", ["random", "cmd:python3 my_bot.py"])).isolation == "inprocess"  # explicit wins
+
+
+def test_without_bubblewrap_the_sandbox_refuses_before_any_match(monkeypatch, tmp_path):
+    from arena.players.seats import check_seat
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap on it
+    for seat in ("random", "cmd:/bin/true"):
+        with pytest.raises(ArenaError, match="install the Debian package `bubblewrap`"):
+            check_seat(_registry(), seat, "five_hundred", "sandbox")
+
+
+def test_a_sandboxed_command_may_not_ask_for_a_port():
+    from arena.players.sandboxed import SandboxCommandHost
+
+    with pytest.raises(ArenaError, match=r"no network.*\{socket\}"):
+        SandboxCommandHost(f"{ARENA} serve-bot random --port {{port}}")
+
+
+READY = sorted((ROOT / "tournaments").glob("*.toml"))
+
+
+@needs_bwrap
+@pytest.mark.parametrize("path", READY, ids=[p.stem for p in READY])
+def test_every_ready_tournament_file_passes_its_check_under_the_sandbox(path):
+    from arena.tournaments.config import parse
+
+    data = tomllib.loads(path.read_text())
+    data["tournament"]["isolation"] = "sandbox"
+    assert parse(data, str(path), _registry()).isolation == "sandbox"
+
+
+@needs_bwrap
+def test_a_ready_tournament_runs_under_the_sandbox_and_says_so(tmp_path):
+    from arena import board
+    from arena.store import Store
+    from arena.tournaments import config as tconfig
+    from arena.tournaments import runner
+
+    registry = _registry()
+    path = ROOT / "tournaments" / "all_fours_2.toml"
+    data = tomllib.loads(path.read_text())
+    data["tournament"].update(deal_sets=1)
+    config = tconfig.with_isolation(tconfig.parse(data, str(path), registry), "sandbox", registry)
+    store = runner.run(config, registry, tmp_path / "r.db", executor="inline", progress=False)
+    rows = board.board_data(store)["bots"]
+    store.close()
+    assert all(not row["faults"] for row in rows), rows
+    from arena.replays.listing import match_rows
+
+    stored = Store(tmp_path / "r.db")
+    try:
+        assert {row["isolation"] for row in match_rows(stored)} == {"sandbox"}
+    finally:
+        stored.close()
+    assert sorted(os.listdir(tmp_path / "r_logs"))[0] == "match-0000-seat-0.log"
