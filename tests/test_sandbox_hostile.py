@@ -332,6 +332,8 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
         assert not any(ok for ok, _ in reports), (attack, reports)
     assert SECRET not in "".join(played.logs)
     assert any("is not visible" in detail for _, detail in played.report("peek")), played.report("peek")
+    visible = [int(detail.split(" processes visible")[0].split()[-1]) for _, detail in played.report("peek")]
+    assert max(visible) <= 3, visible  # its own PID namespace: its init and itself (no other bot, no arena)
     assert all("Error" in detail for attack in ("db", "other_bot", "tcp") for _, detail in played.report(attack))
     assert {p: _digest(p) for p in guarded} == guarded, "a guarded file changed"
     assert _verifies(results_db)
@@ -340,6 +342,7 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
     assert not Path(settings["leftover_file"]).exists()
     shares = played.report("share")
     assert shares and not any(ok for ok, _ in shares), shares
+    assert any("wrote ['/tmp/" in detail for _, detail in shares), shares  # it did leave notes (in its own /tmp)
     assert not any(ok for ok, _ in played.report("remember"))
 
     again = play(hostile_registry, PATHS[path], {**settings, "attacks": []}, isolation="sandbox", index=1,
