@@ -238,7 +238,7 @@ def play(registry: Registry, bot: str, settings: dict[str, Any], *, isolation: s
 def access_settings(tag: str, listener: Listener, db: Path, other: Path, **more: Any) -> dict[str, Any]:
     """The settings of the access attacks (1-5) and the file-system channels (9)."""
     return {
-        "attacks": ["peek", "db", "other_bot", "tcp", "leftover"],
+        "attacks": ["peek", "db", "spy_db", "other_bot", "tcp", "leftover"],
         "channels": True,
         "tag": tag,
         "secret": SECRET,
@@ -274,6 +274,7 @@ def test_process_isolation_lets_the_attacks_through(path, hostile_registry, tag,
     peek = played.report("peek")
     assert peek and all(ok for ok, _ in peek) and SECRET not in json.dumps(peek), played.logs
     assert any("the secret in /proc/" in detail for _, detail in peek)
+    assert any(ok for ok, _ in played.report("spy_db"))  # read every record (and deck) before rewriting one
     assert any(ok for ok, _ in played.report("db")) and not _verifies(db)
     assert other_bot.read_text() != before and "sabotaged" in other_bot.read_text()
     assert b"hostile bot was here" in listener.received
@@ -326,7 +327,7 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
     assert not _attacker_faults(played), played.faults()
     time.sleep(1.0)  # a sleeper that escaped would have written and connected back by now (delay 0.3 s)
 
-    for attack in ("peek", "db", "other_bot", "tcp"):
+    for attack in ("peek", "db", "spy_db", "other_bot", "tcp"):
         reports = played.report(attack)
         assert reports, (attack, played.logs)
         assert not any(ok for ok, _ in reports), (attack, reports)
@@ -334,7 +335,7 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
     assert any("is not visible" in detail for _, detail in played.report("peek")), played.report("peek")
     visible = [int(detail.split(" processes visible")[0].split()[-1]) for _, detail in played.report("peek")]
     assert max(visible) <= 3, visible  # its own PID namespace: its init and itself (no other bot, no arena)
-    assert all("Error" in detail for attack in ("db", "other_bot", "tcp") for _, detail in played.report(attack))
+    assert all("Error" in detail for attack in ("db", "spy_db", "other_bot", "tcp") for _, detail in played.report(attack))
     assert {p: _digest(p) for p in guarded} == guarded, "a guarded file changed"
     assert _verifies(results_db)
     assert listener.received == [], listener.received
@@ -371,3 +372,23 @@ def test_sandbox_limits_stop_the_attack_and_name_the_limit(path, attack, hostile
     if attack == "forkbomb":  # it was stopped near the limit, far from its own bound
         forked = int(blocked[0][1].split("after ")[1].split()[0])
         assert forked < 32, blocked
+
+
+@needs_sandbox
+@pytest.mark.xfail(strict=True, reason="known hole, reported to the sandbox's core: a cmd: program's file arguments "
+                   "are bound read-only with their directory, so naming a file in results/ shows the whole results "
+                   "directory (every record, every deck) to the program")
+def test_sandbox_a_command_cannot_read_the_results_its_command_line_names(hostile_registry, results_db, tmp_path):
+    """A submitted command line may name any file: ``cmd:python cmd_bot.py results/x.db``. Reading
+    the results database (not writing it: that is refused) gives every finished match's record and
+    so every deck of the other rotations of the bot's deal set."""
+    results = tmp_path / "results"
+    results.mkdir()
+    db = results / "league.db"
+    shutil.copy(results_db, db)
+    command = f"{CMD_BOT} {db}"
+    played = play(hostile_registry, command, {"attacks": ["db", "spy_db"], "db": str(db)}, isolation="sandbox",
+                  log_dir=tmp_path / "logs")
+    assert played.report("db") and not any(ok for ok, _ in played.report("db"))
+    spied = played.report("spy_db")
+    assert spied and not any(ok for ok, _ in spied), spied

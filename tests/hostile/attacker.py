@@ -195,6 +195,24 @@ def attack_db(bot: "Attacker") -> str:
     return report("db", changed > 0, f"{path}: {changed} finished result(s) rewritten")
 
 
+def attack_spy_db(bot: "Attacker") -> str:
+    """Read the results database, not write it: the records of finished matches hold every deck,
+    so a bot that reads them knows all hands of the other rotations of its deal set."""
+    path = str(bot.settings.get("db", ""))
+    try:
+        with open(path, "rb"):  # the plainest error first
+            pass
+        db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+        try:
+            records = [json.loads(text) for (text,) in db.execute("SELECT record FROM matches WHERE record IS NOT NULL")]
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error, ValueError) as exc:
+        return report("spy_db", False, f"{path}: {_err(exc)}")
+    decks = sum(1 for record in records for hand in record.get("hands", []) if hand.get("deck"))
+    return report("spy_db", bool(decks), f"{path}: read {len(records)} records holding {decks} decks")
+
+
 # -- 3. another bot's files ------------------------------------------------------------------------
 
 def attack_other_bot(bot: "Attacker") -> str:
@@ -370,6 +388,7 @@ def _read_anywhere(bot: "Attacker", name: str) -> tuple[str, str] | None:
 ATTACKS: dict[str, Callable[["Attacker"], str]] = {
     "peek": attack_peek,
     "db": attack_db,
+    "spy_db": attack_spy_db,
     "other_bot": attack_other_bot,
     "tcp": attack_tcp,
     "leftover": attack_leftover,
