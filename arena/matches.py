@@ -165,10 +165,13 @@ def play_match(
     game = registry.game(spec.game, spec.options)
     with open_hosts(registry, spec, game, tolerant=tolerant) as hosts:
         result = referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()
+        # which limits the machine let the sandboxes set (the cgroup's are skipped where not offered)
+        applied = sorted({name for host in hosts for name in getattr(getattr(host, "sandbox", None), "applied", ())})
     result.isolation = spec.isolation  # the result and the record say which level the bots ran at
     result.record["isolation"] = spec.isolation
     if spec.isolation == "sandbox":
         from arena.players.limits import Limits
 
         result.record["limits"] = Limits.from_dict(spec.limits).as_dict()
+        result.record["limits_applied"] = applied
     return result

@@ -41,6 +41,7 @@ def test_a_python_bot_and_a_command_play_a_match_in_sandboxes(tmp_path):
     assert result.faults == [], [f.as_dict() for f in result.faults]
     assert result.as_dict()["isolation"] == "sandbox" and result.record["isolation"] == "sandbox"
     assert result.record["limits"] == Limits().as_dict()
+    assert {"address_space", "cpu_seconds", "processes", "tmp_size"} <= set(result.record["limits_applied"])
     logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
     assert logs == [f"match-0000-seat-{s}.log" for s in range(4)]
     assert "serving bot random on unix:" in (tmp_path / "logs" / "match-0000-seat-1.log").read_text()
@@ -228,3 +229,15 @@ def test_a_ready_tournament_runs_under_the_sandbox_and_says_so(tmp_path):
     finally:
         stored.close()
     assert sorted(os.listdir(tmp_path / "r_logs"))[0] == "match-0000-seat-0.log"
+
+
+@pytest.mark.slow  # npm ci
+@needs_bwrap
+def test_the_javascript_bot_serves_on_its_socket_in_a_sandbox():
+    from tests.grpc_support import install_js_bot
+
+    seat = install_js_bot()  # skips where node or npm is missing
+    spec = MatchSpec.single("five_hundred", [seat, "random", "random", "random"], seed=5, isolation="sandbox")
+    result = play_match(spec, _registry())
+    assert result.faults == [], [f.as_dict() for f in result.faults]
+    assert result.think_times[0]  # it was asked, over the socket

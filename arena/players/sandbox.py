@@ -79,6 +79,12 @@ def _works(path: str) -> str:
     return "" if done.returncode == 0 else (done.stderr.strip() or f"exit code {done.returncode}")
 
 
+def _setpriv() -> str:
+    """setpriv's path inside the sandbox (it sees /usr, and /bin only as a link to it)."""
+    found = os.path.realpath(shutil.which("setpriv") or "/usr/bin/setpriv")
+    return found if found.startswith("/usr/") else "/usr/bin/setpriv"
+
+
 def check_available() -> str:
     """bwrap's path; ArenaError naming the package when it is missing or cannot make a sandbox here."""
     path = bwrap()
@@ -86,6 +92,9 @@ def check_available() -> str:
         raise ArenaError(f"the sandbox isolation level needs bubblewrap (the `bwrap` program), which is not "
                          f"installed: install the Debian package `{PACKAGE}` (apt-get install {PACKAGE}), or "
                          "choose another isolation level (`process` for trusted bots)")
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        raise ArenaError("the sandbox isolation level, run as root, drops each bot to a uid of its own with "
+                         "`setpriv`, which is not installed: install the Debian package `util-linux`")
     problem = _works(path)
     if problem:
         raise ArenaError(f"bubblewrap ({path}) cannot make a sandbox on this machine: {problem} (it needs "
@@ -384,7 +393,7 @@ class Sandbox:
         for key, value in environment.items():
             args += ["--setenv", key, value]
         if self.root:
-            args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--", shutil.which("setpriv") or "/usr/bin/setpriv",
+            args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--", _setpriv(),
                      f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups", "--inh-caps=-all",
                      "--bounding-set=-all", "--no-new-privs"]
         else:
