@@ -241,3 +241,22 @@ def test_the_javascript_bot_serves_on_its_socket_in_a_sandbox():
     result = play_match(spec, _registry())
     assert result.faults == [], [f.as_dict() for f in result.faults]
     assert result.think_times[0]  # it was asked, over the socket
+
+
+def test_a_launched_commands_log_is_capped_at_every_level(tmp_path):
+    import shlex
+
+    from arena.players.hosts import BotCrash
+    from arena.players.remote import CommandHost
+
+    log = tmp_path / "cmd.log"
+    script = "import os; os.write(1, b'q' * 3000000); os.write(2, b'w' * 3000000)"
+    host = CommandHost(shlex.join([sys.executable, "-c", script]), log_path=str(log), log_limit=4096,
+                       startup_timeout=20)
+    try:
+        with pytest.raises(BotCrash, match="exited with code 0 before serving"):
+            host.start(INFO, 5)
+    finally:
+        host.close()
+    data = log.read_bytes()
+    assert len(data) < 4096 + 200 and data.startswith(b"q" * 4096) and b"the log was cut here" in data

@@ -116,6 +116,7 @@ class SandboxCommandHost(CommandHost):
             raise ArenaError(f"the command {command!r} uses {{port}}, but a sandboxed command has no network: it "
                              "serves on the Unix socket in $ARENA_BOT_SOCKET (write {socket} in the command)")
         self.view = command_view(words, kwargs.get("cwd"))
+        self.executable = self.view[3]
         super().__init__(command, log_path=log_path, log_limit=self.limits.log_size, **kwargs)
 
     def _launch(self) -> None:
@@ -129,11 +130,12 @@ class SandboxCommandHost(CommandHost):
         from arena.players.remote import GrpcHost
 
         GrpcHost.__init__(self, UnixAddress("unix", outside, 0), **self._host_args)
-        binds, env, chdir = self.view
+        binds, env, chdir, _ = self.view
         env = {**env, **self.extra_env, ENV_SOCKET: inside}
         env.pop(ENV_PORT, None)
         env.pop(ENV_HOST, None)
         words = [word.replace("{socket}", inside) for word in command_argv(self.command, 0)]
+        words[0] = self.executable  # found on the arena's PATH: the sandbox's is only the system's
         self.sandbox = Sandbox(self.limits, words, binds=binds + ["--bind", self.socket_dir, SOCKET_DIR], env=env,
                                chdir=chdir, name="cmd", uid=uid)
         self._ready = False
@@ -154,7 +156,8 @@ class SandboxCommandHost(CommandHost):
 
     def _stop(self) -> None:
         if self.sandbox is not None:
-            self.sandbox.kill()
+            self.sandbox.kill()  # everything in it dies with it
+            self.process = None  # reaped: no process group of its pid to signal (the pid may be reused)
         super()._stop()
         if self.socket_dir is not None:
             shutil.rmtree(self.socket_dir, ignore_errors=True)
@@ -176,8 +179,8 @@ def _is_arena_python(path: str) -> bool:
     return first.startswith(b"#!") and b"python" in first
 
 
-def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str, str], str]:
-    """(binds, env, chdir) of a sandboxed command: its executable's directory read-only; each
+def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str, str], str, str]:
+    """(binds, env, chdir, executable) of a sandboxed command: its executable's directory read-only; each
     argument that is an existing file, read-only (its directory too, unless that is the arena's
     working directory or above it: a script in a checkout must not show the checkout's results);
     a ``cwd`` read-only; a Python command also gets the Python installation and the arena's runtime."""
@@ -232,4 +235,4 @@ def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str
         entries["bots"] = str(Path(bots.__file__).parent)  # `arena serve-bot NAME` loads the bundled plugins
         binds += _python_binds() + _site_binds(entries)
         env.update({"PYTHONPATH": SITE, "PYTHONDONTWRITEBYTECODE": "1"})
-    return binds, env, here
+    return binds, env, here, os.path.abspath(executable)
