@@ -260,3 +260,29 @@ def test_a_launched_commands_log_is_capped_at_every_level(tmp_path):
         host.close()
     data = log.read_bytes()
     assert len(data) < 4096 + 200 and data.startswith(b"q" * 4096) and b"the log was cut here" in data
+
+
+def test_arena_run_isolation_overrides_the_file(tmp_path, capsys):
+    import json
+    import sqlite3
+
+    from arena.commandline import main
+
+    path = tmp_path / "t.toml"
+    path.write_text('[tournament]\ngame = "all_fours"\ndeal_sets = 1\nisolation = "process"\n'
+                    '[[bots]]\nbot = "random"\n[[bots]]\nbot = "heuristic"\n')
+    db = tmp_path / "t.db"
+    assert main(["run", str(path), "--db", str(db), "--isolation", "inprocess", "--quiet", "--executor", "inline"]) == 0
+    with sqlite3.connect(db) as connection:
+        config = json.loads(connection.execute("SELECT config FROM tournament").fetchone()[0])
+        specs = [json.loads(row[0]) for row in connection.execute("SELECT spec FROM matches")]
+    assert config["isolation"] == "inprocess" and {spec["isolation"] for spec in specs} == {"inprocess"}
+    assert main(["run", str(path), "--db", str(tmp_path / "u.db"), "--isolation", "sandbox", "--quiet",
+                 "--executor", "inline"]) == (0 if shutil.which("bwrap") else 2)
+
+
+def test_a_sandboxed_command_asking_for_a_port_is_refused_with_the_file():
+    from arena.tournaments.config import TournamentFileError, parse
+
+    with pytest.raises(TournamentFileError, match=r"bots\[1\]\.bot: .*no network, so no \{port\}"):
+        parse(_file("sandbox", ["random", f"cmd:{ARENA} serve-bot random --port {{port}}"]), registry=_registry())
