@@ -286,3 +286,39 @@ def test_a_sandboxed_command_asking_for_a_port_is_refused_with_the_file():
 
     with pytest.raises(TournamentFileError, match=r"bots\[1\]\.bot: .*no network, so no \{port\}"):
         parse(_file("sandbox", ["random", f"cmd:{ARENA} serve-bot random --port {{port}}"]), registry=_registry())
+
+
+def _system_python() -> str | None:
+    """The system's Python when it is this one's minor version (it can then import this venv's packages)."""
+    import subprocess
+
+    python = "/usr/bin/python3"
+    if not os.path.exists(python):
+        return None
+    done = subprocess.run([python, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True)
+    return python if done.stdout.strip() == str(tuple(sys.version_info[:2])) else None
+
+
+@needs_bwrap
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None or _system_python() is None,
+                    reason="needs root (to become another user) and a system Python of this version")
+def test_an_arena_that_is_not_root_sandboxes_in_a_user_namespace():
+    """The arena run as `nobody` (with the system's Python, as this one sits under /root): the
+    sandbox is made in a user namespace of its own and the bot plays."""
+    import subprocess
+    import sysconfig
+
+    script = (
+        "import os\n"
+        "from arena.players.sandboxed import SandboxHost\n"
+        "from arena.players.base import MatchInfo\n"
+        "host = SandboxHost('tests.sandbox_bots:make', {'do': 'look'}, 0)\n"
+        "host.start(MatchInfo('five_hundred', {}, 0, ('a', 'b', 'c', 'd')), 5)\n"
+        "print('ANSWER', host.decide({'legal_actions': ['x']}, 10)[0], '--unshare-all' in host.sandbox.argv,\n"
+        "      host.sandbox.cgroup is None, os.getuid())\n"
+        "host.close()\n")
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp",
+           "PYTHONPATH": f"{ROOT}:{sysconfig.get_paths()['purelib']}:{sysconfig.get_paths()['platlib']}"}
+    done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", _system_python(),
+                           "-c", script], capture_output=True, text=True, env=env, cwd="/tmp", timeout=120)
+    assert "ANSWER x True True 65534" in done.stdout, done.stdout + done.stderr
