@@ -301,12 +301,13 @@ def _sandbox_missing() -> str:
 
 needs_sandbox = pytest.mark.skipif(bool(_sandbox_missing()), reason=f"no sandbox here: {_sandbox_missing()}")
 LIMITS = {"address_space": "1 GiB", "file_size": "16 MiB", "tmp_size": "64 MiB", "processes": 32}
-# Each limit attack, what it asks for (past its limit, bounded by the attacker) and the words its
-# fault's cause must hold: the limit and its value.
+# Each limit attack, what it asks for (past its limit, bounded by the attacker), the words its
+# fault's cause must hold (the limit and its value) and the limits it runs under besides LIMITS.
 LIMIT_ATTACKS = {
-    "memory": ({"memory_mb": 3072}, ("address-space limit", "1 GiB")),
-    "disk": ({"disk_mb": 64}, ("file-size limit", "16 MiB")),
-    "forkbomb": ({"forks": 1000}, ("process limit", "32")),
+    "memory": ({"memory_mb": 3072}, ("address-space limit", "1 GiB"), {}),
+    "cpu": ({"cpu_s": 20}, ("CPU-time limit", "1 s"), {"cpu_seconds": 1}),
+    "disk": ({"disk_mb": 64}, ("file-size limit", "16 MiB"), {}),
+    "forkbomb": ({"forks": 1000}, ("process limit", "32"), {}),
 }
 
 
@@ -357,21 +358,54 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
 @pytest.mark.parametrize("attack", sorted(LIMIT_ATTACKS))
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_sandbox_limits_stop_the_attack_and_name_the_limit(path, attack, hostile_registry, tag, tmp_path):
-    """Past the address-space, file-size and process limits: a recorded crash of the attacker whose
-    cause names the limit; the other bots and the arena carry on (the match ends by the policy)."""
-    more, cause = LIMIT_ATTACKS[attack]
+    """Past the address-space, CPU-time, file-size and process limits: a recorded crash of the
+    attacker whose cause names the limit; the other bots and the arena carry on (the match ends by
+    the policy)."""
+    more, cause, limits = LIMIT_ATTACKS[attack]
     settings = {"attacks": [attack], "tag": tag, **more}
     played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs",
-                  limits=LIMITS)
+                  limits={**LIMITS, **limits})
     faults = _attacker_faults(played)
     assert faults, (played.faults(), played.logs)
     assert faults[0].kind.value == "crash" and all(words in faults[0].message for words in cause), played.faults()
     assert not any(fault.seat in (1, 3) for fault in played.result.faults), played.faults()
     blocked = played.report(attack)
+    if attack == "cpu":  # killed by SIGXCPU: it had no chance to say anything, nor to say it succeeded
+        assert not blocked, blocked
+        return
     assert blocked and not any(ok for ok, _ in blocked), (blocked, played.logs)
     if attack == "forkbomb":  # it was stopped near the limit, far from its own bound
         forked = int(blocked[0][1].split("after ")[1].split()[0])
         assert forked < 32, blocked
+
+
+def _cgroup_memory() -> bool:
+    """Whether this machine gives a sandbox a cgroup memory limit (root, a writable memory controller)."""
+    try:
+        from arena.players.limits import Cgroup, Limits
+
+        probe = Cgroup(f"hostile-probe-{os.getpid()}", Limits())
+    except Exception:
+        return False
+    try:
+        return any(key.startswith("memory") for key in probe.applied)
+    finally:
+        probe.close()
+
+
+@needs_sandbox
+@pytest.mark.skipif(not _cgroup_memory(), reason="no cgroup memory controller the arena may use here")
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_sandbox_cgroup_memory_limit_kills_a_bot_that_touches_too_much(path, hostile_registry, tag, tmp_path):
+    """Under a large address space but a 256 MiB cgroup, touching 1 GiB of pages gets the bot
+    killed; the fault names the cgroup's memory limit."""
+    settings = {"attacks": ["memory"], "tag": tag, "memory_mb": 1024}
+    played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs",
+                  limits={**LIMITS, "address_space": "8 GiB", "memory": "256 MiB"})
+    faults = _attacker_faults(played)
+    assert faults and faults[0].kind.value == "crash", played.faults()
+    assert "memory limit of 256 MiB" in faults[0].message, played.faults()
+    assert not any(ok for ok, _ in played.report("memory")), played.logs
 
 
 @needs_sandbox

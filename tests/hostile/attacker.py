@@ -9,7 +9,7 @@ error, which the arena keeps in the bot's log::
     HOSTILE <attack> succeeded: <what it got>
     HOSTILE <attack> blocked: <the error it met>
 
-The limit attacks (``memory``, ``disk``, ``forkbomb``) end in the error the limit raised (after
+The limit attacks (``memory``, ``cpu``, ``disk``, ``forkbomb``) end in the error the limit raised (after
 cleaning up what they made): a recorded fault, whose cause the arena should name. Every attack is
 bounded by itself too, so that run without a sandbox it cannot hurt the machine.
 
@@ -41,6 +41,7 @@ PREFIX = "HOSTILE"
 FORKS_MAX = 10000  # the fork bomb's own bound, whatever its settings say
 MEMORY_MAX_MB = 4096  # the allocation's own bound
 DISK_MAX_MB = 512  # the disk filler's own bound
+CPU_MAX_S = 30  # the spinner's own bound
 SCAN_MAX_BYTES = 512 << 20  # at most this much of one process's memory is read
 CHUNK_MB = 32
 
@@ -291,6 +292,15 @@ def attack_memory(bot: "Attacker") -> str:
     return report("memory", True, f"allocated {want} MiB")
 
 
+def attack_cpu(bot: "Attacker") -> str:
+    """Spin for ``cpu_s`` seconds of CPU time (bounded by :data:`CPU_MAX_S`)."""
+    want = min(float(bot.settings.get("cpu_s", 10)), CPU_MAX_S)
+    began = time.process_time()
+    while time.process_time() - began < want:
+        sum(range(10000))
+    return report("cpu", True, f"spun for {want:g} CPU seconds")
+
+
 def attack_disk(bot: "Attacker") -> str:
     import tempfile
 
@@ -393,6 +403,7 @@ ATTACKS: dict[str, Callable[["Attacker"], str]] = {
     "tcp": attack_tcp,
     "leftover": attack_leftover,
     "memory": attack_memory,
+    "cpu": attack_cpu,
     "disk": attack_disk,
     "forkbomb": attack_forkbomb,
 }
