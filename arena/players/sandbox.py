@@ -35,7 +35,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from arena.errors import ArenaError
 from arena.players.limits import Cgroup, Limits, explain, rlimits
@@ -100,60 +100,6 @@ def check_available() -> str:
         raise ArenaError(f"bubblewrap ({path}) cannot make a sandbox on this machine: {problem} (it needs "
                          "namespaces: run as root, or allow unprivileged user namespaces)")
     return path
-
-
-# -- which bots are sandboxed by default ------------------------------------------------------------
-
-def bundled(seat: str, registry: Any = None) -> bool:
-    """Whether a seat is the arena's own: an installed bot of the arena's distribution, a remote
-    ``grpc://`` seat (not launched here, so not hosted at any level), or a ``cmd:`` program of the
-    arena's own (``arena serve-bot`` of a bundled bot, the bundled ``bots/js_random``)."""
-    seat = seat.strip()
-    if seat.startswith(("grpc://", "grpcs://")):
-        return True
-    if registry is None:
-        from arena.plugins import get_registry
-
-        registry = get_registry()
-    if seat.startswith("cmd:"):
-        import shlex
-
-        try:
-            words = shlex.split(seat[4:])
-        except ValueError:
-            return False
-        import bots
-
-        own_dir = os.path.dirname(os.path.realpath(bots.__file__))
-        if len(words) >= 3 and os.path.basename(words[0]) == "arena" and words[1] == "serve-bot":
-            return bundled(words[2], registry)
-        if "-m" in words and words.index("-m") + 2 < len(words) and words[words.index("-m") + 1] == "arena.players.serve":
-            return bundled(words[words.index("-m") + 2], registry)
-        scripts = [os.path.realpath(w) for w in words[1:] if w.endswith(".js")]
-        return len(words) == 2 and os.path.basename(words[0]) == "node" and \
-            bool(scripts) and scripts[0] == os.path.join(own_dir, "js_random", "bot.js")
-    try:
-        spec = registry.bot(seat)
-    except Exception:
-        return False
-    top = str(getattr(spec.factory, "__module__", "")).split(".")[0]
-    owners = importlib.metadata.packages_distributions().get(top, [])
-    return any(owner.lower().replace("_", "-") == ARENA_DISTRIBUTION for owner in owners) or top in ("arena", "bots") \
-        and _arena_file(sys.modules.get(str(spec.factory.__module__)))
-
-
-def _arena_file(module: Any) -> bool:
-    """The module is in the arena's checkout or installation (its `arena`/`bots` packages)."""
-    import arena
-
-    path = os.path.realpath(str(getattr(module, "__file__", "") or ""))
-    root = os.path.dirname(os.path.dirname(os.path.realpath(arena.__file__)))
-    return path.startswith(root + os.sep)
-
-
-def default_isolation(seats: Iterable[str], registry: Any = None) -> str:
-    """``sandbox`` when any seat is not the arena's own (:func:`bundled`), else ``process``."""
-    return "process" if all(bundled(seat, registry) for seat in seats) else "sandbox"
 
 
 # -- the view --------------------------------------------------------------------------------------
@@ -473,7 +419,3 @@ def socketpair() -> tuple[socket.socket, socket.socket]:
     child.set_inheritable(True)
     return parent, child
 
-
-Preexec = Callable[[], None]
-__all__ = ["Sandbox", "check_available", "python_command", "runtime_entries", "bot_entries", "SITE", "SOCKET_DIR",
-           "SOCKET_NAME", "socketpair", "Any"]

@@ -211,7 +211,7 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
     except ArenaError as exc:
         raise TournamentFileError(f"{where}: {exc}") from None
     if isolation is None:  # untrusted bots are sandboxed unless the file says otherwise
-        from arena.players.sandbox import default_isolation
+        from arena.players.trust import default_isolation
 
         isolation = default_isolation([b.bot for b in bots], registry)
 
