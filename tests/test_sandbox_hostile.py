@@ -426,3 +426,75 @@ def test_sandbox_a_command_cannot_read_the_results_its_command_line_names(hostil
     assert played.report("db") and not any(ok for ok, _ in played.report("db"))
     spied = played.report("spy_db")
     assert spied and not any(ok for ok, _ in spied), spied
+
+
+# -- a whole tournament: the attacker rewrites the finished results of its own tournament -------------
+
+LEAGUE = """
+[tournament]
+name = "league"
+game = "toy"
+deal_sets = 1
+seed = 3
+parallel = 1
+{isolation}
+
+[options]
+target = 1
+
+[time_control]
+per_decision = 30
+
+[[bots]]
+name = "attacker"
+bot = "sandbox-attacker"
+settings = {{ attacks = ["spy_db", "db"], db = "{db}" }}
+
+[[bots]]
+bot = "random"
+"""
+
+
+def _league(tmp_path: Path, isolation: str | None) -> tuple[Path, Any]:
+    """``arena run`` of a two-match toy tournament (one deal set, two rotations, one match at a
+    time) whose attacker rewrites the finished match's result in the tournament's own database
+    (``results/league.db``, the path an attacker guesses from the tournament's name)."""
+    import subprocess
+
+    db = tmp_path / "results" / "league.db"
+    line = f'isolation = "{isolation}"' if isolation else "# no isolation key: the default rule decides"
+    (tmp_path / "league.toml").write_text(LEAGUE.format(isolation=line, db=db))
+    env = {**os.environ, "TRICK_ARENA_PLUGINS": "tests.plugins.toy_game,tests.hostile.plugin", "PYTHONPATH": str(ROOT)}
+    arena = os.path.join(os.path.dirname(sys.executable), "arena")
+    run = subprocess.run([arena, "run", "league.toml", "--workers", "1",
+                          "--quiet", "--executor", "inline"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    return db, run
+
+
+@needs_sandbox
+def test_a_tournament_seating_a_foreign_bot_is_sandboxed_and_its_results_stay_true(tmp_path):
+    """No isolation key and a bot that is not the arena's: the default rule sandboxes it, and its
+    attempt on the tournament's own results database fails (the log says why)."""
+    db, run = _league(tmp_path, None)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert _verifies(db)
+    from arena.store import Store
+
+    store = Store(db, readonly=True)
+    try:
+        assert [spec["isolation"] for spec, _ in store.results()] == ["sandbox", "sandbox"]
+    finally:
+        store.close()
+    logs = "".join(path.read_text() for path in sorted((tmp_path / "results").rglob("*.log")))
+    reports = attacker.parse_reports(logs)
+    assert reports.get("db") and not any(ok for ok, _ in reports["db"]), logs[-2000:]
+    assert reports.get("spy_db") and not any(ok for ok, _ in reports["spy_db"]), logs[-2000:]
+
+
+def test_under_process_isolation_the_attacker_forges_its_tournaments_results(tmp_path):
+    """The control: the same tournament under ``process`` ends with a forged result in its
+    database, which no longer replays to what it says."""
+    db, run = _league(tmp_path, "process")
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert not _verifies(db)
