@@ -335,3 +335,23 @@ def test_an_arena_that_is_not_root_sandboxes_in_a_user_namespace():
     done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", _system_python(),
                            "-c", script], capture_output=True, text=True, env=env, cwd="/tmp", timeout=120)
     assert "ANSWER x True True 65534" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_sandboxed_command_sees_its_scripts_directory_and_no_other_file_it_names(tmp_path, monkeypatch):
+    from arena.players.sandboxed import command_view
+
+    bot, data, results = tmp_path / "bot", tmp_path / "data", tmp_path / "results"
+    for folder in (bot, data, results):
+        folder.mkdir()
+    (bot / "bot.js").write_text("")
+    (data / "weights").write_text("")
+    (results / "league.db").write_text("")
+    (results / "helper.js").write_text("")
+    monkeypatch.chdir(tmp_path)
+    binds, _, chdir, _ = command_view(["node", "bot/bot.js", str(data / "weights"), "results/league.db"], None)
+    shown = [binds[i + 2] for i, word in enumerate(binds) if word == "--ro-bind"]
+    assert str(bot) in shown and chdir == str(tmp_path.resolve())
+    assert not any(path.startswith((str(data), str(results))) for path in shown), shown
+    binds, _, _, _ = command_view(["node", "results/helper.js"], None)  # a script beside a results database
+    shown = [binds[i + 2] for i, word in enumerate(binds) if word == "--ro-bind"]
+    assert str(results / "helper.js") in shown and str(results) not in shown

@@ -164,6 +164,15 @@ class SandboxCommandHost(CommandHost):
             self.socket_dir = None
 
 
+def _holds_results(directory: str) -> bool:
+    """A directory with a results database (or its journal) or the arena's run logs in it."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return True  # cannot tell: show the file alone
+    return any(name.endswith((".db", ".db-wal", ".db-shm", "_logs")) for name in names)
+
+
 def _is_arena_python(path: str) -> bool:
     """A Python interpreter or script of the arena's own installation (its venv's bin, its Python)."""
     import sys
@@ -180,10 +189,12 @@ def _is_arena_python(path: str) -> bool:
 
 
 def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str, str], str, str]:
-    """(binds, env, chdir, executable) of a sandboxed command: its executable's directory read-only; each
-    argument that is an existing file, read-only (its directory too, unless that is the arena's
-    working directory or above it: a script in a checkout must not show the checkout's results);
-    a ``cwd`` read-only; a Python command also gets the Python installation and the arena's runtime."""
+    """(binds, env, chdir, executable) of a sandboxed command, read-only: its executable's directory
+    and its script's (the first argument that is a file: ``node bot.js``, ``python bot.py``); only
+    the file itself where that directory is the arena's working directory or above it, or holds a
+    results database (a script in a checkout must not show the checkout's results); a ``cwd``; a
+    Python command also gets the Python installation and the arena's runtime. Other arguments that
+    name files are not shown: a command line cannot open the arena's files to its program."""
     import sys
 
     from arena.players.sandbox import _python_binds, _site_binds
@@ -206,7 +217,7 @@ def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str
 
     def directory_of(path: str) -> None:
         directory = os.path.dirname(os.path.abspath(path))
-        if here == directory or here.startswith(directory + os.sep) or directory in ("/", ""):
+        if here == directory or here.startswith(directory + os.sep) or directory in ("/", "") or _holds_results(directory):
             show(path)
         else:
             show(directory)
@@ -217,7 +228,8 @@ def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str
     for word in words[1:]:
         candidate = word if os.path.isabs(word) else os.path.join(here, word)
         if os.path.isfile(candidate):
-            directory_of(candidate)
+            directory_of(candidate)  # the script: the program's own directory
+            break
     if cwd:
         show(here)
     from arena.protogen import PROTO_DIR, PROTOS
