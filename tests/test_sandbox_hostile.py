@@ -326,6 +326,7 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
     settings = access_settings(tag, listener, results_db, other_bot, other_bot_probe=[str(real_bot)])
     played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs")
     assert not _attacker_faults(played), played.faults()
+    assert (tmp_path / "logs" / "match-0000-seat-0.log").is_file()  # the per-match log, where it is documented
     time.sleep(1.0)  # a sleeper that escaped would have written and connected back by now (delay 0.3 s)
 
     for attack in ("peek", "db", "spy_db", "other_bot", "tcp"):
@@ -340,6 +341,7 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
     assert {p: _digest(p) for p in guarded} == guarded, "a guarded file changed"
     assert _verifies(results_db)
     assert listener.received == [], listener.received
+    assert any("started" in detail for _, detail in played.report("leftover")), played.logs  # it did start one
     assert not _processes_with(f"hostile-sleeper-{tag}"), "a child outlived its sandbox"
     assert not Path(settings["leftover_file"]).exists()
     shares = played.report("share")
