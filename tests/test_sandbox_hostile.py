@@ -410,22 +410,45 @@ def test_sandbox_cgroup_memory_limit_kills_a_bot_that_touches_too_much(path, hos
     assert not any(ok for ok, _ in played.report("memory")), played.logs
 
 
+# A program that reads the results database named as its first file argument, without a script:
+# the first file argument is then the database itself.
+SPY_INLINE = ("import sqlite3, sys\n"
+              "try:\n"
+              "    db = sqlite3.connect(f'file:{sys.argv[1]}?mode=ro&immutable=1', uri=True)\n"
+              "    n = len(db.execute('SELECT record FROM matches WHERE record IS NOT NULL').fetchall())\n"
+              "    print(f'HOSTILE spy_db succeeded: read {n} records', file=sys.stderr)\n"
+              "except Exception as exc:\n"
+              "    print(f'HOSTILE spy_db blocked: {type(exc).__name__}: {exc}', file=sys.stderr)\n")
+
+
 @needs_sandbox
-@pytest.mark.xfail(strict=True, reason="known hole, reported to the sandbox's core: a cmd: program's file arguments "
-                   "are bound read-only with their directory, so naming a file in results/ shows the whole results "
-                   "directory (every record, every deck) to the program")
-def test_sandbox_a_command_cannot_read_the_results_its_command_line_names(hostile_registry, results_db, tmp_path):
-    """A submitted command line may name any file: ``cmd:python cmd_bot.py results/x.db``. Reading
-    the results database (not writing it: that is refused) gives every finished match's record and
-    so every deck of the other rotations of the bot's deal set."""
+@pytest.mark.parametrize("shape", [
+    "script-then-db",
+    pytest.param("db-first", marks=pytest.mark.xfail(strict=True, reason=(
+        "known hole, reported to the sandbox's core: a command without a script file (python -c CODE) has "
+        "the results database as its first file argument, which is shown to it (as the one file)"))),
+])
+def test_sandbox_a_command_cannot_read_the_results_its_command_line_names(shape, hostile_registry, results_db,
+                                                                           tmp_path):
+    """A submitted command line may name any file: ``cmd:python cmd_bot.py results/x.db`` or
+    ``cmd:python -c CODE results/x.db``. Reading the results database (writing it is refused
+    anyway) would give every finished match's record, so every deck of the other rotations of the
+    bot's deal set."""
     results = tmp_path / "results"
     results.mkdir()
     db = results / "league.db"
     shutil.copy(results_db, db)
-    command = f"{CMD_BOT} {db}"
-    played = play(hostile_registry, command, {"attacks": ["db", "spy_db"], "db": str(db)}, isolation="sandbox",
-                  log_dir=tmp_path / "logs")
-    assert played.report("db") and not any(ok for ok, _ in played.report("db"))
+    import shlex
+
+    if shape == "script-then-db":
+        command = f"{CMD_BOT} {db}"
+        settings: dict[str, Any] = {"attacks": ["db", "spy_db"], "db": str(db)}
+    else:
+        command = f"cmd:{sys.executable} -c {shlex.quote(SPY_INLINE)} {db}"
+        settings = {}
+    played = play(hostile_registry, command, settings, isolation="sandbox", log_dir=tmp_path / "logs")
+    if shape == "script-then-db":
+        assert played.report("db") and not any(ok for ok, _ in played.report("db"))
     spied = played.report("spy_db")
     assert spied and not any(ok for ok, _ in spied), spied
 
