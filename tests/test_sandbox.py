@@ -355,3 +355,39 @@ def test_a_sandboxed_command_sees_its_scripts_directory_and_no_other_file_it_nam
     binds, _, _, _ = command_view(["node", "results/helper.js"], None)  # a script beside a results database
     shown = [binds[i + 2] for i, word in enumerate(binds) if word == "--ro-bind"]
     assert str(results / "helper.js") in shown and str(results) not in shown
+
+
+def test_a_bot_of_its_own_distribution_gets_that_distribution_and_its_requirements(tmp_path, monkeypatch):
+    import importlib
+
+    from arena.players.sandbox import bot_entries
+
+    site = tmp_path / "site"
+    package = site / "mybot"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(  # it imports its requirement; it cannot see tests/ (not its code)
+        "import six\nfrom arena.players.base import Player\n\n"
+        "class First(Player):\n    def act(self, observation):\n        return observation['legal_actions'][0]\n\n"
+        "def make(settings, seed):\n    return First()\n")
+    (site / "other_bot").mkdir()  # installed beside it, not its own
+    info = site / "mybot-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mybot\nVersion: 1.0\nRequires-Dist: six\n"
+                                   "Requires-Dist: pytest ; extra == 'test'\n")
+    (info / "RECORD").write_text("mybot/__init__.py,,\nmybot-1.0.dist-info/METADATA,,\nmybot-1.0.dist-info/RECORD,,\n")
+    (info / "top_level.txt").write_text("mybot\n")
+    monkeypatch.syspath_prepend(str(site))
+    importlib.invalidate_caches()
+    entries = bot_entries("mybot")
+    assert entries["mybot"] == str(package) and entries["mybot-1.0.dist-info"] == str(info)
+    assert "six.py" in entries  # its declared requirement
+    assert "other_bot" not in entries and "pytest" not in entries and "_pytest" not in entries  # nor an extra's
+    if shutil.which("bwrap"):
+        from arena.players.sandboxed import SandboxHost
+
+        host = SandboxHost("mybot:make", {}, 0)
+        try:
+            host.start(INFO, 5)
+            assert host.decide({"legal_actions": ["x"]}, 10)[0] == "x"
+        finally:
+            host.close()

@@ -3,11 +3,12 @@ bots of anyone else (:func:`default_isolation`)."""
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import os
 import shlex
 import sys
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 ARENA_DISTRIBUTION = "trick-arena"
 
@@ -45,9 +46,15 @@ def bundled(seat: str, registry: Any = None) -> bool:
     except Exception:
         return False
     top = str(getattr(spec.factory, "__module__", "")).split(".")[0]
-    owners = importlib.metadata.packages_distributions().get(top, [])
+    owners = _distributions().get(top, [])
     return any(owner.lower().replace("_", "-") == ARENA_DISTRIBUTION for owner in owners) or top in ("arena", "bots") \
         and _arena_file(sys.modules.get(str(spec.factory.__module__)))
+
+
+@functools.lru_cache(maxsize=1)
+def _distributions() -> Mapping[str, list[str]]:
+    """Top-level import names to their distributions (read once: it scans every installed one)."""
+    return importlib.metadata.packages_distributions()
 
 
 def _own_program(word: str, kind: str) -> bool:
