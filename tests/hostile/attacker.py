@@ -1,22 +1,27 @@
 """A hostile bot: it plays legal moves, and once per match it attacks the arena, the machine and
 the other bots, as a bot author who wants to win by any means would.
 
-Which attacks it makes is ``settings["attacks"]`` (a list of the names in :data:`ATTACKS`, run in
-that order when the match starts, so that a seat the game never asks attacks too); what each attack needs (paths, a port, markers) is in the
-settings too, as an attacker would guess them. Each attack writes one line to the bot's standard
-error, which the arena keeps in the bot's log::
+Which attacks it makes is ``settings["attacks"]``, names of :data:`ATTACKS` run in that order when
+the match starts (so that a seat the game never asks attacks too): ``peek`` (the arena's memory and
+environment, the other bots' processes), ``db`` (rewrite a finished result), ``spy_db`` (read every
+record and deck), ``other_bot`` (edit another bot's source), ``tcp`` (connect to 127.0.0.1),
+``leftover`` (a double-forked sleeper), and the limit attacks. What each needs (paths, a port,
+markers) is in the settings too, as an attacker would guess them. Each attack writes one line to
+the bot's standard error, which the arena keeps in the bot's log::
 
     HOSTILE <attack> succeeded: <what it got>
     HOSTILE <attack> blocked: <the error it met>
 
-The limit attacks (``memory``, ``cpu``, ``disk``, ``forkbomb``) end in the error the limit raised (after
-cleaning up what they made): a recorded fault, whose cause the arena should name. Every attack is
-bounded by itself too, so that run without a sandbox it cannot hurt the machine.
+The limit attacks (``memory``, ``cpu``, ``disk``, ``forkbomb``) end in the error the limit raised
+(after cleaning up what they made) or are killed by it: a recorded fault, whose cause the arena
+should name. Every attack is bounded by itself too, so that run without a sandbox it cannot hurt
+the machine.
 
-The two file-system channels run at every decision: ``share`` writes the bot's hand where its
-partner might read it (``/tmp``, ``/dev/shm``, ``$HOME``, its own code directory, its working
-directory) and looks for the partner's; ``remember`` leaves the hand for the next match of the same
-``tag`` and looks for what an earlier match left. Both are reported at the match's end.
+With ``settings["channels"]``, two file-system channels run at every decision: ``share`` writes
+the bot's hand where its partner might read it (``/tmp``, ``/dev/shm``, ``$HOME``, its own code
+directory, its working directory; or ``settings["places"]``) and looks for the partner's;
+``remember`` leaves the hand for the next match of the same ``tag`` and looks for what an earlier
+match left. Both are reported at the match's end.
 
 This module imports nothing of the test suite (only the arena's ``Player``), so a launched program
 can import it from its own directory.
