@@ -437,10 +437,11 @@ def comparison_html(data: dict[str, Any], files: str | None) -> str:
                 links = f'<a class="replay" href="{e(stem)}.html">replay</a> · <a class="record" href="{e(stem)}.json">record</a>'
             rows.append(f"<tr><td>{m['index']}</td><td>{m['deal_set']}</td><td>{e(sides)}</td><td>{e(', '.join(m['seats']))}</td>"
                         f"<td>{e(' '.join(map(str, m['scores'])))}</td><td>{e(m['winner'] or 'none')}</td>"
-                        f"<td>{e(faults_cell)}</td><td>{e(m['termination'])}</td><td>{links}</td></tr>")
+                        f"<td>{e(faults_cell)}</td><td>{e(m['termination'])}</td><td>{e(m.get('isolation', ''))}</td>"
+                        f"<td>{links}</td></tr>")
         parts.append("<h2>Matches</h2><p>Every finished match, in schedule order; sides listed from side 0.</p>"
                      '<table id="matches"><thead><tr><th>match</th><th>deal set</th><th>sides</th><th>seats (seat 0 first)</th>'
-                     "<th>scores</th><th>winner</th><th>faults</th><th>end</th><th>files</th></tr></thead><tbody>"
+                     "<th>scores</th><th>winner</th><th>faults</th><th>end</th><th>isolation</th><th>files</th></tr></thead><tbody>"
                      + "".join(rows) + "</tbody></table>")
     # the page's table style right-aligns and bolds its second column, meant for the board's bot names
     style = "<style>#comparing td { text-align: left; font-weight: normal; }</style>"

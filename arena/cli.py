@@ -65,6 +65,8 @@ def _add_run(p: argparse.ArgumentParser, registry: Any) -> None:
     for kind in registry.executors.values():
         for flags, kwargs in kind.arguments:
             p.add_argument(*flags, **kwargs)
+    p.add_argument("--isolation", choices=tuple(registry.isolations), default=None,
+                   help="host the bots at this isolation level, whatever the file says (e.g. sandbox)")
     p.add_argument("--workers", type=int, help="matches at once (default: the file's parallel, else one per core)")
     p.add_argument("--fresh", action="store_true", help="delete the database's earlier results first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -267,6 +269,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     registry = get_registry()
     config = tournament_config.load(args.file, registry)
+    if args.isolation is not None and args.isolation != config.isolation:
+        config = tournament_config.with_isolation(config, args.isolation, registry)
     db = args.db or str(Path("results") / (Path(args.file).stem + ".db"))
     if args.html:  # before any match
         check_output_path("--html", args.html)

@@ -47,6 +47,8 @@ class MatchSpec:
     time_control: dict[str, Any] = field(default_factory=lambda: TimeControl().as_dict())
     faults: dict[str, Any] = field(default_factory=lambda: FaultPolicy().as_dict())
     isolation: str = "inprocess"
+    limits: dict[str, Any] = field(default_factory=dict)  # the sandbox's resource limits (arena.players.limits)
+    log_dir: str = ""  # where the bots' per-match logs go ("" : temporary files, removed after the match)
     lineup: tuple[str, ...] = ()  # tournaments: the bot (board name) of each side, before rotation
     rotation: int = 0
     deal_set: int = 0
@@ -99,11 +101,22 @@ def open_hosts(registry: "Registry", spec: MatchSpec, game: "Game | None" = None
     try:
         for seat, bot in enumerate(spec.bots):
             hosts.append(make(registry, bot, game=name, seed=spec.bot_seeds[seat],
-                              isolation=spec.isolation, settings=spec.settings[seat]))
+                              isolation=spec.isolation, settings=spec.settings[seat], limits=spec.limits,
+                              log_path=log_path(spec, seat)))
         yield hosts
     finally:
         for host in hosts:
             host.close()
+
+
+def log_path(spec: MatchSpec, seat: int) -> str | None:
+    """Where the bot in ``seat`` writes its output: ``LOG_DIR/match-NNNN-seat-S.log``, or None (a
+    temporary file) when the spec has no log directory."""
+    if not spec.log_dir:
+        return None
+    import os
+
+    return os.path.join(spec.log_dir, f"match-{spec.index:04d}-seat-{seat}.log")
 
 
 def referee_for(spec: MatchSpec, game: "Game", hosts: Sequence[Host], *, ask_forced: bool = False,
@@ -151,4 +164,14 @@ def play_match(
         registry = get_registry()
     game = registry.game(spec.game, spec.options)
     with open_hosts(registry, spec, game, tolerant=tolerant) as hosts:
-        return referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()
+        result = referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()
+        # which limits the machine let the sandboxes set (the cgroup's are skipped where not offered)
+        applied = sorted({name for host in hosts for name in getattr(getattr(host, "sandbox", None), "applied", ())})
+    result.isolation = spec.isolation  # the result and the record say which level the bots ran at
+    result.record["isolation"] = spec.isolation
+    if spec.isolation == "sandbox":
+        from arena.players.limits import Limits
+
+        result.record["limits"] = Limits.from_dict(spec.limits).as_dict()
+        result.record["limits_applied"] = applied
+    return result

@@ -35,7 +35,16 @@ EXPECTED = [
 ]
 PEER = ["peer.openspiel_euchre.games_per_s", "peer.openspiel_euchre.actions_per_s", "peer.bid_euchre.hands_per_s",
         "peer.ratio"]
+SANDBOX = ["sandbox.startup_ms.python", "sandbox.startup_ms.cmd", "sandbox.process_startup_ms.python",
+           "sandbox.process_startup_ms.cmd", "sandbox.decisions_per_s.process", "sandbox.decisions_per_s.sandbox",
+           "sandbox.with_startup_decisions_per_s", "sandbox.ratio"]
 TARGETS = {"referee.ratio": 0.8, "isolated.ratio": 0.5, "grpc.ratio": 0.7, "tournaments.speedup": 1.7, "peer.ratio": 1.0}
+
+
+def _has_sandbox() -> bool:
+    from arena.bench.sandbox import unavailable
+
+    return not unavailable(get_registry())
 
 
 def _has_openspiel() -> bool:
@@ -57,7 +66,8 @@ def report():
 
 def test_quick_json_has_every_figure_with_its_median(report):
     figures = report["figures"]
-    expected = EXPECTED + ["tournaments.matches_per_s.workers_2"] + (PEER if _has_openspiel() else [])
+    expected = EXPECTED + ["tournaments.matches_per_s.workers_2"] + (PEER if _has_openspiel() else []) + \
+        (SANDBOX if _has_sandbox() else [])
     missing = [key for key in expected if key not in figures]
     assert not missing, f"missing figures: {missing}"
     for key, figure in figures.items():
@@ -69,6 +79,8 @@ def test_quick_json_has_every_figure_with_its_median(report):
             assert figures[key]["target"] == target and isinstance(figures[key]["met"], bool)
     if not _has_openspiel():
         assert "peer" in report["skipped"]
+    if not _has_sandbox():  # bubblewrap missing: skipped, with the reason (which names the package)
+        assert "sandbox" in report["skipped"]
     # quick mode skips the thousand-match tournament
     assert "tournaments.peak_memory_mb" not in figures
     assert report["settings"]["quick"] and report["machine"]["cores"]
@@ -91,7 +103,7 @@ def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
 
     with pytest.raises(ArenaError, match="unknown bench group"):
         cmd_bench(parser.parse_args(["bench", "--only", "nonsense"]))
-    assert set(GROUPS) == {"engines", "referee", "isolated", "grpc", "tournaments", "peer"}
+    assert set(GROUPS) == {"engines", "referee", "isolated", "grpc", "sandbox", "tournaments", "peer"}
 
 
 def test_a_figure_near_its_target_shows_enough_digits_to_see_why_it_is_not_met():

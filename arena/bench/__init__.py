@@ -6,6 +6,7 @@ Groups of figures, one module each (run in this order):
 * :mod:`arena.bench.referee` — in-process matches against the bare engine loop;
 * :mod:`arena.bench.isolated` — process-isolated bots against a raw pipe round trip;
 * :mod:`arena.bench.remote` — gRPC bots against a bare gRPC call;
+* :mod:`arena.bench.sandbox` — sandboxed bots (bubblewrap): start-up, and decisions/s against ``process``;
 * :mod:`arena.bench.tournaments` — matches/s with one worker and one per core; peak memory;
 * :mod:`arena.bench.peer` — OpenSpiel's euchre beside our Bid Euchre (optional ``bench`` extra).
 

@@ -372,7 +372,8 @@ class ProcessHost(Host):
     process reports when it starts) is not sent: nothing could come of it.
     """
 
-    def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0):
+    def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0,
+                 log_path: str | None = None):
         self.path = factory if isinstance(factory, str) else factory_path(factory)
         self.settings = dict(settings or {})
         self.seed = seed
@@ -383,8 +384,13 @@ class ProcessHost(Host):
         self.ignored: frozenset[str] = frozenset()
         self.restarts = 0
         self.log_path: str | None
-        fd, self.log_path = tempfile.mkstemp(prefix="arena-bot-", suffix=".log")
-        os.close(fd)
+        self.keep_log = log_path is not None  # a given log is the user's to read (a tournament's)
+        if log_path is not None:
+            os.makedirs(os.path.dirname(log_path) or ".", exist_ok=True)
+            self.log_path = log_path
+        else:
+            fd, self.log_path = tempfile.mkstemp(prefix="arena-bot-", suffix=".log")
+            os.close(fd)
         try:
             self._spawn()
         except BaseException:
@@ -436,7 +442,7 @@ class ProcessHost(Host):
 
     def _remove_log(self) -> None:
         path, self.log_path = self.log_path, None
-        if path:
+        if path and not self.keep_log:
             try:
                 os.unlink(path)
             except OSError:

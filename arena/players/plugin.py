@@ -28,9 +28,16 @@ def _check_address(name: str) -> None:
 
 
 def _command_host(request: SeatRequest) -> Host:
+    command = request.name[len(COMMAND_PREFIX):]
+    if request.isolation == "sandbox":  # a launched program is sandboxed like a plugin bot
+        from arena.players.limits import Limits
+        from arena.players.sandboxed import SandboxCommandHost
+
+        return SandboxCommandHost(command, seed=request.seed, settings=request.settings,
+                                  limits=Limits.from_dict(request.limits), log_path=request.log_path)
     from arena.players.remote import CommandHost
 
-    return CommandHost(request.name[len(COMMAND_PREFIX):], seed=request.seed, settings=request.settings)
+    return CommandHost(command, seed=request.seed, settings=request.settings, log_path=request.log_path)
 
 
 def _check_command(name: str) -> None:
@@ -46,7 +53,22 @@ def _in_process(spec: BotSpec, request: SeatRequest) -> Host:
 def _own_process(spec: BotSpec, request: SeatRequest) -> Host:
     from arena.players.isolated import ProcessHost
 
-    return ProcessHost(spec.factory, request.settings, request.seed)
+    return ProcessHost(spec.factory, request.settings, request.seed, log_path=request.log_path)
+
+
+def _sandboxed(spec: BotSpec, request: SeatRequest) -> Host:
+    from arena.players.limits import Limits
+    from arena.players.sandboxed import SandboxHost
+
+    return SandboxHost(spec.factory, request.settings, request.seed, limits=Limits.from_dict(request.limits),
+                       log_path=request.log_path)
+
+
+def _check_sandbox(spec: BotSpec) -> None:
+    from arena.players.sandbox import check_available
+
+    _importable(spec)
+    check_available()
 
 
 def _importable(spec: BotSpec) -> None:
@@ -81,4 +103,6 @@ def arena_register_isolations() -> list[Isolation]:
         Isolation("inprocess", "the bot runs in the arena's process (fastest; trusted bots only)", _in_process),
         Isolation("process", "each bot in a process of its own, replaced after a crash or a timeout", _own_process,
                   _importable),
+        Isolation("sandbox", "each bot (and each cmd: program) in a bubblewrap sandbox of its own, fresh each match: "
+                  "no network, no arena files, resource limits (untrusted bots)", _sandboxed, _check_sandbox),
     ]

@@ -31,7 +31,6 @@ import shlex
 import signal
 import socket
 import subprocess
-import tempfile
 import time
 import uuid
 from dataclasses import dataclass
@@ -44,6 +43,8 @@ from arena import wire
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
 from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host
+from arena.players.limits import LOG_LIMIT
+from arena.players.logs import CappedLog
 from arena.v1 import player_pb2_grpc
 
 STARTUP_TIMEOUT = 60.0  # seconds for a launched command to answer its health check; never charged to its clock
@@ -54,6 +55,7 @@ COMMAND_PREFIX = "cmd:"
 # The environment of a launched command (and of TLS for the arena as a client).
 ENV_PORT = "ARENA_BOT_PORT"  # the port a launched command must serve on (127.0.0.1)
 ENV_HOST = "ARENA_BOT_HOST"  # the address it must listen on: 127.0.0.1
+ENV_SOCKET = "ARENA_BOT_SOCKET"  # in a sandbox (no network): the Unix socket it must serve on instead
 ENV_CA = "ARENA_GRPC_CA"  # PEM file of the CA(s) a grpcs:// bot's certificate must chain to
 ENV_CERT = "ARENA_GRPC_CERT"  # PEM certificate of the arena, for bots that ask for one (mutual TLS)
 ENV_KEY = "ARENA_GRPC_KEY"  # its private key
@@ -83,6 +85,18 @@ class Address:
 
     def __str__(self) -> str:
         return f"{self.scheme}://{self.target}"
+
+
+@dataclass(frozen=True)
+class UnixAddress(Address):
+    """A Unix socket (``host`` is its path): how the arena reaches a sandboxed command."""
+
+    @property
+    def target(self) -> str:
+        return f"unix:{self.host}"
+
+    def __str__(self) -> str:
+        return f"unix:{self.host}"
 
 
 def parse_address(text: str) -> Address:
@@ -286,15 +300,16 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
-def command_argv(command: str, port: int) -> list[str]:
-    """The command's words (shell-like quoting, no shell), with ``{port}`` replaced by the port."""
+def command_argv(command: str, port: int, socket_path: str = "") -> list[str]:
+    """The command's words (shell-like quoting, no shell), with ``{port}`` replaced by the port
+    (and ``{socket}`` by the Unix socket's path, for a sandboxed command)."""
     try:
         words = shlex.split(command)
     except ValueError as exc:
         raise ArenaError(f"cannot parse the command {command!r}: {exc}") from None
     if not words:
         raise ArenaError("the command after cmd: is empty")
-    return [word.replace("{port}", str(port)) for word in words]
+    return [word.replace("{port}", str(port)).replace("{socket}", socket_path) for word in words]
 
 
 class CommandHost(GrpcHost):
@@ -316,6 +331,8 @@ class CommandHost(GrpcHost):
         startup_timeout: float = STARTUP_TIMEOUT,
         max_send: int = wire.MAX_REQUEST_BYTES,
         max_receive: int = wire.MAX_ANSWER_BYTES,
+        log_path: str | None = None,
+        log_limit: int = LOG_LIMIT,
     ):
         self.command = command
         command_argv(command, 0)  # a command that cannot be parsed is a configuration error, at once
@@ -323,7 +340,7 @@ class CommandHost(GrpcHost):
         self.extra_env = dict(env or {})
         self.startup_timeout = startup_timeout
         self.process: subprocess.Popen | None = None
-        self.log: Any = None
+        self.log = CappedLog(log_path, log_limit)  # its output, capped (a temporary file unless log_path)
         self.restarts = 0
         self._launch_error: str | None = None
         self._ready = False
@@ -339,30 +356,24 @@ class CommandHost(GrpcHost):
         port = free_port()
         GrpcHost.__init__(self, Address("grpc", "127.0.0.1", port), **self._host_args)
         env = {**os.environ, **self.extra_env, ENV_PORT: str(port), ENV_HOST: "127.0.0.1"}
-        self.log = tempfile.TemporaryFile()
         self._ready = False
         self._launch_error = None
+        output = self.log.pipe()
         try:
             self.process = subprocess.Popen(
                 command_argv(self.command, port), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
-                stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+                stdout=output, stderr=output, start_new_session=True,
                 preexec_fn=_die_with_parent,
             )
         except OSError as exc:
             self.process = None
             self._launch_error = f"cannot run {self.command!r}: {exc}"
+        finally:
+            CappedLog.started(output)
 
     def _output(self, limit: int = 800) -> str:
         """The last characters the command printed (for the cause of a crash)."""
-        if self.log is None:
-            return ""
-        try:
-            self.log.seek(0, os.SEEK_END)
-            size = self.log.tell()
-            self.log.seek(max(0, size - limit))
-            text = self.log.read().decode("utf-8", "replace").strip()
-        except (OSError, ValueError):
-            return ""
+        text = self.log.tail(limit)
         return f"; its last output: {text}" if text else ""
 
     def _wait_ready(self) -> None:
@@ -416,9 +427,6 @@ class CommandHost(GrpcHost):
             except (ProcessLookupError, PermissionError):
                 pass
         GrpcHost.close(self)
-        if self.log is not None:
-            self.log.close()
-            self.log = None
 
     def _replace(self) -> None:
         """Stop the command and start it again, told the match again (outside any clock)."""
@@ -478,3 +486,4 @@ class CommandHost(GrpcHost):
 
     def close(self) -> None:
         self._stop()
+        self.log.close()

@@ -13,7 +13,7 @@ kinds are registered by ``arena.players.plugin`` like a third party's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from arena.errors import ArenaError
@@ -33,6 +33,8 @@ class SeatRequest:
     seed: int  # the bot's seed (its randomness)
     settings: Mapping[str, Any]
     isolation: str  # the match's isolation level (a seat kind may ignore it)
+    limits: Mapping[str, Any] = field(default_factory=dict)  # the tournament's [limits] (arena.players.limits)
+    log_path: str | None = None  # where the bot's output goes (None: a temporary file, removed after the match)
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,13 @@ def check_seat(registry: "Registry", name: str, game: str, isolation: str) -> No
     kind = seat_kind_of(registry, name)
     if kind is not None:
         kind.check(name.strip())
+        if isolation == "sandbox" and kind.name == "cmd":  # a launched program is sandboxed too
+            from arena.players.sandbox import check_available
+
+            if "{port}" in name:
+                raise ArenaError(f"{name!r}: a sandboxed command has no network, so no {{port}}: it serves on the "
+                                 "Unix socket in $ARENA_BOT_SOCKET (write {socket} in the command)")
+            check_available()
         return
     level = registry.isolation(isolation)
     spec = registry.bot(name.strip())
@@ -93,9 +102,11 @@ def make_host(
     seed: int,
     isolation: str = "inprocess",
     settings: Mapping[str, Any] | None = None,
+    limits: Mapping[str, Any] | None = None,
+    log_path: str | None = None,
 ) -> Host:
     """A host for the seat ``name``: made by its seat kind, or an installed bot hosted at ``isolation``."""
-    request = SeatRequest(name.strip(), game, seed, dict(settings or {}), isolation)
+    request = SeatRequest(name.strip(), game, seed, dict(settings or {}), isolation, dict(limits or {}), log_path)
     kind = seat_kind_of(registry, name)
     if kind is not None:
         return kind.make_host(request)

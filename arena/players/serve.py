@@ -243,12 +243,16 @@ class BotServer:
 
     @property
     def address(self) -> str:
+        if self.host.startswith("unix:"):  # a Unix socket: its path is the whole address
+            return self.host
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"{host}:{self.port}"
 
     @property
     def url(self) -> str:
         """The seat name an arena uses for this bot: ``grpc://host:port`` or ``grpcs://host:port``."""
+        if self.host.startswith("unix:"):
+            return self.host
         return f"{'grpcs' if self.tls else 'grpc'}://{self.address}"
 
     def stop(self, grace: float | None = None) -> None:
@@ -284,6 +288,7 @@ def serve_player(
     max_send: int = wire.MAX_ANSWER_BYTES,
     max_sessions: int = MAX_SESSIONS,
     ignores: Sequence[str] | None = None,
+    socket_path: str | None = None,
 ) -> BotServer:
     """Serve ``bot`` on ``host:port`` (port 0: any free port; see ``BotServer.port``) and return at once.
 
@@ -292,6 +297,8 @@ def serve_player(
     TLS; with ``tls_client_ca`` too it asks the arena for a certificate signed by that CA.
     ``ignores``: the notifications the arena need not send (None: found from a player the factory
     makes with no settings; ``()``: every call, for a factory whose players differ by settings).
+    ``socket_path``: serve on that Unix socket instead of ``host:port`` (a sandboxed bot has no
+    network; the arena gives it the path in ``$ARENA_BOT_SOCKET``).
     """
     from arena import __version__ as arena_version
 
@@ -320,6 +327,8 @@ def serve_player(
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    if socket_path:
+        bind = f"unix:{socket_path}"
     tls = bool(tls_cert or tls_key)
     try:
         if tls:
@@ -347,6 +356,8 @@ def serve_player(
     server.start()
     for service_name in ("", wire.SERVICE_NAME):
         health_servicer.set(service_name, health_pb2.HealthCheckResponse.SERVING)
+    if socket_path:
+        return BotServer(server, service, health_servicer, f"unix:{socket_path}", 0, tls)
     return BotServer(server, service, health_servicer, host, bound, tls)
 
 

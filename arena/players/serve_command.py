@@ -19,6 +19,9 @@ def add_serve_bot_arguments(p: argparse.ArgumentParser, registry: Any = None) ->
                    help="the port (default: $ARENA_BOT_PORT, as a launched bot gets it; else any free port)")
     p.add_argument("--host", default=os.environ.get("ARENA_BOT_HOST", "127.0.0.1"),
                    help="the address to listen on (default 127.0.0.1; 0.0.0.0 for other machines)")
+    p.add_argument("--socket", default=os.environ.get("ARENA_BOT_SOCKET") or None, metavar="PATH",
+                   help="serve on this Unix socket instead of a port (default: $ARENA_BOT_SOCKET, as a sandboxed "
+                   "launched bot gets it)")
     p.add_argument("--tls-cert", metavar="PEM", help="serve TLS with this certificate (chain)")
     p.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     p.add_argument("--tls-client-ca", metavar="PEM", help="also require the arena's certificate, signed by this CA")
@@ -31,7 +34,7 @@ def cmd_serve_bot(args: argparse.Namespace) -> int:
 
     spec = get_registry().bot(args.bot)  # installed bots, and those of $TRICK_ARENA_PLUGINS
     server = serve_player(spec, host=args.host, port=args.port, tls_cert=args.tls_cert, tls_key=args.tls_key,
-                          tls_client_ca=args.tls_client_ca, max_workers=args.max_workers)
+                          tls_client_ca=args.tls_client_ca, max_workers=args.max_workers, socket_path=args.socket)
     stopping = threading.Event()
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGTERM, signal.SIGINT):

@@ -33,6 +33,7 @@ class MatchResult:
     think_times: list[dict[str, float]]  # per seat
     hands: list[dict[str, Any]]  # the engine's result row of every deal entry
     record: dict[str, Any] = field(repr=False, default_factory=dict)
+    isolation: str = ""  # the level the bots ran at (set by arena.matches.play_match)
 
     @property
     def winner(self) -> int | None:
@@ -49,6 +50,7 @@ class MatchResult:
             "termination": self.termination.as_dict(),
             "faults": [fault.as_dict() for fault in self.faults],
             "think_times": self.think_times,
+            **({"isolation": self.isolation} if self.isolation else {}),
         }
 
 

@@ -33,6 +33,8 @@ def match_row(spec: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
         "termination": (result.get("termination") or {}).get("how", "normal"),
         "faults": len(faults),
         "fault_kinds": sorted({f["kind"] for f in faults}),
+        # the level its bots ran at: the result says (since the sandbox level), else its specification
+        "isolation": result.get("isolation") or spec.get("isolation") or "inprocess",
     }
 
 
@@ -49,10 +51,10 @@ def file_stem(index: int) -> str:
 def table(rows: list[dict[str, Any]]) -> str:
     from arena.replays.text import columns
 
-    grid = [["match", "deal set", "sides (side 0 first)", "scores", "winner", "faults", "end"]]
+    grid = [["match", "deal set", "sides (side 0 first)", "scores", "winner", "faults", "end", "isolation"]]
     for row in rows:
         sides = " / ".join(row["sides"]) if row["sides"] else ", ".join(row["seats"])
         faults = str(row["faults"]) + (f" ({', '.join(row['fault_kinds'])})" if row["fault_kinds"] else "")
         grid.append([str(row["index"]), str(row["deal_set"]), sides, " ".join(map(str, row["scores"])),
-                     row["winner"] or "none", faults, row["termination"]])
+                     row["winner"] or "none", faults, row["termination"], row.get("isolation", "")])
     return "\n".join(columns(grid, indent=""))

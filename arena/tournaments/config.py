@@ -9,7 +9,12 @@ format = "round_robin"        # or "gauntlet" (then: challenger = "<bot name>")
 deal_sets = 4
 seed = 2026
 parallel = 2                  # matches at once; default: one per core
-isolation = "process"         # or "inprocess": a registered isolation level
+isolation = "sandbox"         # or "process", "inprocess": a registered isolation level (default:
+                              # sandbox if a bot is not bundled with the arena, else process)
+
+[limits]                      # a sandboxed bot's resources (arena.players.limits; defaults suit the bundled bots)
+cpu_seconds = 60
+address_space = "1 GiB"
 
 [options]                     # the game's options
 defence_cap = 490
@@ -52,6 +57,7 @@ SECTIONS: dict[str, set[str] | None] = {
     "options": None,  # checked by the game
     "time_control": {"per_decision", "bank", "increment"},
     "faults": {"illegal", "malformed", "timeout", "crash", "max_faults"},
+    "limits": None,  # checked by arena.players.limits
     "bots": BOT_KEYS,
 }
 
@@ -84,6 +90,7 @@ class TournamentConfig:
     isolation: str = "process"
     time_control: TimeControl = field(default_factory=TimeControl)
     policy: FaultPolicy = field(default_factory=FaultPolicy)
+    limits: Mapping[str, int] = field(default_factory=dict)  # the [limits] given (the rest: the defaults)
 
     def as_dict(self) -> dict[str, Any]:
         """Everything that decides the schedule and the results (``parallel`` does not)."""
@@ -99,6 +106,8 @@ class TournamentConfig:
             "isolation": self.isolation,
             "time_control": self.time_control.as_dict(),
             "faults": self.policy.as_dict(),
+            # only when given, so that the fingerprint of a file without it is what it was
+            **({"limits": dict(self.limits)} if self.limits else {}),
         }
 
     def fingerprint(self) -> str:
@@ -159,8 +168,8 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
     parallel = _typed(head, "parallel", int, fail, "[tournament]", default=0)
     if not 0 <= parallel <= 1024:
         raise fail("[tournament] parallel", f"expected a whole number from 0 (one per core) to 1024, got {parallel}")
-    isolation = _typed(head, "isolation", str, fail, "[tournament]", default="process")
-    if registry is not None and isolation not in registry.isolations:
+    isolation = _typed(head, "isolation", str, fail, "[tournament]", default=None)
+    if isolation is not None and registry is not None and isolation not in registry.isolations:
         raise fail("[tournament] isolation", f"expected one of {', '.join(registry.isolations)}, got {isolation!r}")
 
     bots_data = data.get("bots", [])
@@ -195,6 +204,18 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
         raise fail("[tournament] challenger", "only a gauntlet has a challenger")
 
     try:
+        from arena.players.limits import parse_limits
+
+        limits = {key: value for key, value in parse_limits(data.get("limits", {})).as_dict().items()
+                  if key in data.get("limits", {})}
+    except ArenaError as exc:
+        raise TournamentFileError(f"{where}: {exc}") from None
+    if isolation is None:  # untrusted bots are sandboxed unless the file says otherwise
+        from arena.players.trust import default_isolation
+
+        isolation = default_isolation([b.bot for b in bots], registry)
+
+    try:
         time_control = TimeControl.from_dict(data.get("time_control", {}))
         policy = FaultPolicy.from_dict(data.get("faults", {}))
     except ArenaError as exc:
@@ -214,10 +235,24 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
         isolation=isolation,
         time_control=time_control,
         policy=policy,
+        limits=limits,
     )
     if registry is not None:
         check_against(config, registry, fail)
     return config
+
+
+def with_isolation(config: TournamentConfig, isolation: str, registry: Any) -> TournamentConfig:
+    """``config`` at another isolation level (``arena run --isolation``), its bots checked at it."""
+    import dataclasses
+
+    changed = dataclasses.replace(config, isolation=isolation)
+    for index, entry in enumerate(changed.bots):
+        try:
+            check_seat(registry, entry.bot, changed.game, isolation)
+        except ArenaError as exc:
+            raise TournamentFileError(f"--isolation {isolation}: bots[{index}].bot: {exc}") from None
+    return changed
 
 
 def check_against(config: TournamentConfig, registry: Any, fail: Any) -> None:

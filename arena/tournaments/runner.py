@@ -6,6 +6,8 @@ schedule order, so an interrupted and resumed run ends with exactly the board of
 
 from __future__ import annotations
 
+import dataclasses
+
 import sys
 
 from pathlib import Path
@@ -46,7 +48,8 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
     except BaseException:
         store.close()
         raise
-    pending = [MatchSpec.from_dict(spec) for spec in store.pending()]
+    logs = str(log_dir(db))  # each bot's output, per match (capped): arena.players.logs
+    pending = [dataclasses.replace(MatchSpec.from_dict(spec), log_dir=logs) for spec in store.pending()]
     done, total = store.counts()
     if not pending:
         return store
@@ -76,6 +79,13 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
         if bar is not None:
             bar.close()
     return store
+
+
+def log_dir(db: str | Path) -> Path:
+    """Where the bots' logs of a run go: ``results/NAME.db`` -> ``results/NAME_logs/``
+    (``match-NNNN-seat-S.log``, each capped at the [limits] log_size)."""
+    path = Path(db)
+    return path.with_name(path.stem + "_logs")
 
 
 class Interrupted(KeyboardInterrupt):

@@ -88,6 +88,7 @@ def build(config: TournamentConfig, game: Any) -> list[MatchSpec]:
                         time_control=config.time_control.as_dict(),
                         faults=config.policy.as_dict(),
                         isolation=config.isolation,
+                        limits=dict(config.limits),
                     )
                 )
     return matches

@@ -5,12 +5,13 @@
 // `observation_json` for a bot that wants more.
 //
 // It serves the arena.v1.Player service of ../../proto/arena/v1/player.proto (loaded at run
-// time) and the standard gRPC health check, on 127.0.0.1:$ARENA_BOT_PORT (or --port N).
+// time) and the standard gRPC health check, on 127.0.0.1:$ARENA_BOT_PORT (or --port N), or on the
+// Unix socket $ARENA_BOT_SOCKET (or --socket PATH), as the arena asks of a sandboxed bot.
 //
 //   node bots/js_random/bot.js --port 50051          then seat it as grpc://127.0.0.1:50051
 //   arena play toy --seats "cmd:node bots/js_random/bot.js,random"   (the arena launches it)
 //
-// Options: --port N, --host ADDR (default 127.0.0.1), --tls-cert PEM --tls-key PEM (serve TLS),
+// Options: --port N, --host ADDR (default 127.0.0.1), --socket PATH, --tls-cert PEM --tls-key PEM (serve TLS),
 // --greedy (answer the first legal action instead of a random one). docs/grpc-bots.md explains
 // the protocol.
 'use strict';
@@ -29,12 +30,14 @@ function parseArgs(argv) {
   const options = {
     port: Number(process.env.ARENA_BOT_PORT || 0),
     host: process.env.ARENA_BOT_HOST || '127.0.0.1',
+    socket: process.env.ARENA_BOT_SOCKET || '',
     greedy: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--port') options.port = Number(argv[++i]);
     else if (arg === '--host') options.host = argv[++i];
+    else if (arg === '--socket') options.socket = argv[++i];
     else if (arg === '--tls-cert') options.tlsCert = argv[++i];
     else if (arg === '--tls-key') options.tlsKey = argv[++i];
     else if (arg === '--greedy') options.greedy = true;
@@ -133,14 +136,15 @@ function main() {
       ])
     : grpc.ServerCredentials.createInsecure();
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  server.bindAsync(`${host}:${options.port}`, credentials, (error, port) => {
+  const address = options.socket ? `unix:${options.socket}` : `${host}:${options.port}`;
+  server.bindAsync(address, credentials, (error, port) => {
     if (error) {
-      console.error(`js_random: cannot listen on ${host}:${options.port}: ${error.message}`);
+      console.error(`js_random: cannot listen on ${address}: ${error.message}`);
       process.exit(1);
     }
     health.setStatus('', 'SERVING');
     health.setStatus('arena.v1.Player', 'SERVING');
-    console.log(`js_random: serving on ${options.tlsCert ? 'grpcs' : 'grpc'}://${host}:${port}`);
+    console.log(`js_random: serving on ${options.socket ? address : `${options.tlsCert ? 'grpcs' : 'grpc'}://${host}:${port}`}`);
   });
 
   function stop() {

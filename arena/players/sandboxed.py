@@ -1,0 +1,250 @@
+"""Hosts of sandboxed bots (:mod:`arena.players.sandbox`): a Python plugin bot on the pipe wire of
+:class:`~arena.players.isolated.ProcessHost`, a ``cmd:`` program over gRPC on a Unix socket. Each
+is a fresh sandbox per match (and per restart after a fault), never a fork of anything that lived
+before it, so nothing a bot saw in one match reaches the next.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from typing import Any, Mapping
+
+from arena.errors import ArenaError
+from arena.players.hosts import MAX_ANSWER_BYTES, BotCrash
+from arena.players.isolated import _MESSAGE_LIMIT, STARTUP_TIMEOUT, ProcessHost, _decode, _message, _Oversized, \
+    _Reader, _write, factory_path
+from arena.players.limits import Limits
+from arena.players.logs import CappedLog
+from arena.players.remote import ENV_HOST, ENV_PORT, ENV_SOCKET, CommandHost, UnixAddress, command_argv
+from arena.players.sandbox import SITE, SOCKET_DIR, SOCKET_NAME, Sandbox, python_command, runtime_entries, \
+    sandbox_uid, socketpair
+
+
+class SandboxHost(ProcessHost):
+    """A Python plugin bot in a sandbox of its own (replaced, in a fresh sandbox, after a crash or a timeout)."""
+
+    def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0, *,
+                 limits: Limits | None = None, log_path: str | None = None):
+        self.path = factory if isinstance(factory, str) else factory_path(factory)
+        self.settings = dict(settings or {})
+        self.seed = seed
+        self.limits = limits or Limits()
+        self.info = None
+        self.process = None
+        self.conn = None
+        self.reader = None
+        self.ignored = frozenset()
+        self.restarts = 0
+        self.sandbox: Sandbox | None = None
+        self.command, self.binds, self.env = python_command(self.path.partition(":")[0])
+        self.log = CappedLog(log_path, self.limits.log_size)
+        self.log_path = self.log.path
+        try:
+            self._spawn()
+        except BaseException:
+            self._remove_log()
+            raise
+
+    def _spawn(self) -> None:
+        parent, child = socketpair()
+        self.sandbox = Sandbox(self.limits, self.command + [str(child.fileno())], binds=self.binds, env=self.env)
+        output = self.log.pipe()
+        try:
+            self.process = self.sandbox.start(stdout=output, pass_fds=(child.fileno(),))
+        except OSError as exc:
+            parent.close()
+            raise BotCrash(f"cannot start the sandbox: {exc}") from None
+        finally:
+            child.close()
+            CappedLog.started(output)
+        self.conn = parent
+        self.reader = _Reader(parent.fileno(), _MESSAGE_LIMIT)
+        _write(parent.fileno(), _message("init", {"path": self.path, "settings": self.settings, "seed": self.seed}))
+        kind, value = self._receive(time.perf_counter() + STARTUP_TIMEOUT)
+        if kind is None:
+            self._kill()
+            raise BotCrash(f"the sandboxed bot did not start within {STARTUP_TIMEOUT:.0f} s{self.output()}")
+        if kind != "ready":
+            self._kill()
+            raise BotCrash(self._explain(f"the bot could not be created: {value}"))
+        self.ignored = frozenset(value.get("ignores", ()) if isinstance(value, dict) else ())
+
+    def _explain(self, text: str, code: int | None = None) -> str:
+        return self.sandbox.explain(text, code) if self.sandbox is not None else text
+
+    def _kill(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.kill()
+        if self.conn is not None:
+            self.conn.close()
+        self.process = self.conn = self.reader = None
+
+    def _receive(self, deadline: float) -> tuple[str | None, Any]:
+        try:
+            data = self.reader.read(deadline)  # type: ignore[union-attr]
+        except (EOFError, OSError):
+            code = self.sandbox.exit_code(wait=1.0) if self.sandbox is not None else None
+            raise BotCrash(self._explain(f"the sandboxed bot process died (exit code {code}){self.output()}", code)) from None
+        except _Oversized as exc:
+            self._kill()
+            return "oversized", f"an answer of {exc.length} bytes, over the limit of {MAX_ANSWER_BYTES}"
+        if data is None:
+            return None, None
+        kind, value = _decode(data)
+        if kind == "error" and isinstance(value, str):
+            value = self._explain(value)
+        return kind, value
+
+    def _remove_log(self) -> None:
+        self.log.close()
+        self.log_path = None
+
+
+class SandboxCommandHost(CommandHost):
+    """A ``cmd:`` program in a sandbox: no network, so it serves gRPC on the Unix socket
+    ``$ARENA_BOT_SOCKET`` (``{socket}`` in the command) in a per-match directory of its own."""
+
+    def __init__(self, command: str, *, limits: Limits | None = None, log_path: str | None = None, **kwargs: Any):
+        self.limits = limits or Limits()
+        self.sandbox: Sandbox | None = None
+        self.socket_dir: str | None = None
+        words = command_argv(command, 0)
+        if any("{port}" in word for word in command.split()):
+            raise ArenaError(f"the command {command!r} uses {{port}}, but a sandboxed command has no network: it "
+                             "serves on the Unix socket in $ARENA_BOT_SOCKET (write {socket} in the command)")
+        self.view = command_view(words, kwargs.get("cwd"))
+        self.executable = self.view[3]
+        super().__init__(command, log_path=log_path, log_limit=self.limits.log_size, **kwargs)
+
+    def _launch(self) -> None:
+        self.socket_dir = tempfile.mkdtemp(prefix="arena-sock-")
+        uid = sandbox_uid()
+        if os.geteuid() == 0:  # the bot's uid makes its socket there
+            os.chown(self.socket_dir, uid, uid)
+        os.chmod(self.socket_dir, 0o700)
+        outside = os.path.join(self.socket_dir, SOCKET_NAME)
+        inside = f"{SOCKET_DIR}/{SOCKET_NAME}"
+        from arena.players.remote import GrpcHost
+
+        GrpcHost.__init__(self, UnixAddress("unix", outside, 0), **self._host_args)
+        binds, env, chdir, _ = self.view
+        env = {**env, **self.extra_env, ENV_SOCKET: inside}
+        env.pop(ENV_PORT, None)
+        env.pop(ENV_HOST, None)
+        words = [word.replace("{socket}", inside) for word in command_argv(self.command, 0)]
+        words[0] = self.executable  # found on the arena's PATH: the sandbox's is only the system's
+        self.sandbox = Sandbox(self.limits, words, binds=binds + ["--bind", self.socket_dir, SOCKET_DIR], env=env,
+                               chdir=chdir, name="cmd", uid=uid)
+        self._ready = False
+        self._launch_error = None
+        output = self.log.pipe()
+        try:
+            self.process = self.sandbox.start(stdout=output, new_session=True)
+        except OSError as exc:
+            self.process = None
+            self._launch_error = f"cannot run {self.command!r} in its sandbox: {exc}"
+        finally:
+            CappedLog.started(output)
+
+    def _crash_cause(self, exc: BotCrash) -> BotCrash:
+        exc = super()._crash_cause(exc)
+        code = self.sandbox.exit_code() if self.sandbox is not None else None
+        return type(exc)(self.sandbox.explain(str(exc), code)) if self.sandbox is not None else exc
+
+    def _stop(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.kill()  # everything in it dies with it
+            self.process = None  # reaped: no process group of its pid to signal (the pid may be reused)
+        super()._stop()
+        if self.socket_dir is not None:
+            shutil.rmtree(self.socket_dir, ignore_errors=True)
+            self.socket_dir = None
+
+
+def _holds_results(directory: str) -> bool:
+    """A directory with a results database (or its journal) or the arena's run logs in it."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return True  # cannot tell: show the file alone
+    return any(name.endswith((".db", ".db-wal", ".db-shm", "_logs")) for name in names)
+
+
+def _is_arena_python(path: str) -> bool:
+    """A Python interpreter or script of the arena's own installation (its venv's bin, its Python)."""
+    import sys
+
+    real = os.path.realpath(path)
+    if real == os.path.realpath(sys.executable) or os.path.dirname(path) == os.path.dirname(sys.executable):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(200)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"python" in first
+
+
+def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str, str], str, str]:
+    """(binds, env, chdir, executable) of a sandboxed command, read-only: its executable's directory
+    and its script's (the first argument that is a file: ``node bot.js``, ``python bot.py``); only
+    the file itself where that directory is the arena's working directory or above it, or holds a
+    results database (a script in a checkout must not show the checkout's results); a ``cwd``; a
+    Python command also gets the Python installation and the arena's runtime. Other arguments that
+    name files are not shown: a command line cannot open the arena's files to its program."""
+    import sys
+
+    from arena.players.sandbox import _python_binds, _site_binds
+
+    here = os.path.realpath(cwd or os.getcwd())
+    binds: list[str] = []
+    env: dict[str, str] = {}
+    executable = shutil.which(words[0], path=os.environ.get("PATH")) if os.sep not in words[0] else \
+        os.path.join(here, words[0]) if not os.path.isabs(words[0]) else words[0]
+    if executable is None or not os.path.exists(executable):
+        raise ArenaError(f"cannot run {words[0]!r}: no such program")
+    shown: set[str] = set()
+
+    def show(path: str) -> None:
+        path = os.path.abspath(path)
+        if path in shown or path.startswith("/usr/") or any(path.startswith(s + os.sep) for s in shown):
+            return
+        shown.add(path)
+        binds.extend(["--ro-bind", path, path])
+
+    def directory_of(path: str) -> None:
+        directory = os.path.dirname(os.path.abspath(path))
+        if here == directory or here.startswith(directory + os.sep) or directory in ("/", "") or _holds_results(directory):
+            show(path)
+        else:
+            show(directory)
+
+    directory_of(executable)
+    if os.path.realpath(executable) != os.path.abspath(executable):
+        directory_of(os.path.realpath(executable))
+    for word in words[1:]:
+        candidate = word if os.path.isabs(word) else os.path.join(here, word)
+        if os.path.isfile(candidate):
+            directory_of(candidate)  # the script: the program's own directory
+            break
+    if cwd:
+        show(here)
+    from arena.protogen import PROTO_DIR, PROTOS
+
+    proto = PROTO_DIR / PROTOS[0]
+    if proto.exists():  # the protocol's definition, public: a bot that loads it at run time finds it
+        binds += ["--ro-bind", str(proto), f"/sandbox/proto/{PROTOS[0]}"]
+        env["ARENA_PROTO"] = f"/sandbox/proto/{PROTOS[0]}"
+    if _is_arena_python(executable):
+        entries = dict(runtime_entries())
+        from pathlib import Path
+
+        import bots
+
+        entries["bots"] = str(Path(bots.__file__).parent)  # `arena serve-bot NAME` loads the bundled plugins
+        binds += _python_binds() + _site_binds(entries)
+        env.update({"PYTHONPATH": SITE, "PYTHONDONTWRITEBYTECODE": "1"})
+    return binds, env, here, os.path.abspath(executable)

@@ -1,0 +1,84 @@
+"""Which seats are the arena's own: a tournament file without an ``isolation`` key sandboxes the
+bots of anyone else (:func:`default_isolation`)."""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import os
+import shlex
+import sys
+from typing import Any, Iterable, Mapping
+
+ARENA_DISTRIBUTION = "trick-arena"
+
+
+def bundled(seat: str, registry: Any = None) -> bool:
+    """Whether a seat is the arena's own: an installed bot of the arena's distribution, a remote
+    ``grpc://`` seat (not launched here, so not hosted at any level), or a ``cmd:`` program of the
+    arena's own (``arena serve-bot`` of a bundled bot, the bundled ``bots/js_random``)."""
+    seat = seat.strip()
+    if seat.startswith(("grpc://", "grpcs://")):
+        return True
+    if registry is None:
+        from arena.plugins import get_registry
+
+        registry = get_registry()
+    if seat.startswith("cmd:"):
+        try:
+            words = shlex.split(seat[4:])
+        except ValueError:
+            return False
+        import bots
+
+        own_dir = os.path.dirname(os.path.realpath(bots.__file__))
+        if not words:
+            return False
+        if len(words) >= 3 and words[1] == "serve-bot" and _own_program(words[0], "arena"):
+            return bundled(words[2], registry)
+        if words[1:3] == ["-m", "arena.players.serve"] and len(words) >= 4 and _own_program(words[0], "python"):
+            return bundled(words[3], registry)
+        scripts = [os.path.realpath(w) for w in words[1:] if w.endswith(".js")]
+        return len(words) == 2 and os.path.basename(words[0]) == "node" and \
+            bool(scripts) and scripts[0] == os.path.join(own_dir, "js_random", "bot.js")
+    try:
+        spec = registry.bot(seat)
+    except Exception:
+        return False
+    top = str(getattr(spec.factory, "__module__", "")).split(".")[0]
+    owners = _distributions().get(top, [])
+    return any(owner.lower().replace("_", "-") == ARENA_DISTRIBUTION for owner in owners) or top in ("arena", "bots") \
+        and _arena_file(sys.modules.get(str(spec.factory.__module__)))
+
+
+@functools.lru_cache(maxsize=1)
+def _distributions() -> Mapping[str, list[str]]:
+    """Top-level import names to their distributions (read once: it scans every installed one)."""
+    return importlib.metadata.packages_distributions()
+
+
+def _own_program(word: str, kind: str) -> bool:
+    """``word`` runs the arena's own ``arena`` script or its Python (not merely a program so named)."""
+    import shutil
+
+    found = shutil.which(word) if os.sep not in word else word
+    if not found:
+        return False
+    here = os.path.dirname(os.path.abspath(sys.executable))
+    if kind == "arena":
+        return os.path.realpath(found) == os.path.realpath(os.path.join(here, "arena"))
+    return os.path.realpath(found) == os.path.realpath(sys.executable)
+
+
+def _arena_file(module: Any) -> bool:
+    """The module is in the arena's checkout or installation (its `arena`/`bots` packages)."""
+    import arena
+
+    path = os.path.realpath(str(getattr(module, "__file__", "") or ""))
+    root = os.path.dirname(os.path.dirname(os.path.realpath(arena.__file__)))
+    return path.startswith(root + os.sep)
+
+
+def default_isolation(seats: Iterable[str], registry: Any = None) -> str:
+    """``sandbox`` when any seat is not the arena's own (:func:`bundled`), else ``process``."""
+    return "process" if all(bundled(seat, registry) for seat in seats) else "sandbox"
