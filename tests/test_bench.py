@@ -26,6 +26,7 @@ EXPECTED = [
     *(f"engines.{game}.{path}.{what}" for game in GAMES for path in ("strings", "ids")
       for what in ("hands_per_s", "decisions_per_s")),
     *(f"engines.{game}.ids_over_strings" for game in GAMES),
+    *(f"engines.{game}.resample_per_s" for game in GAMES),
     *(f"referee.{game}.{what}" for game in GAMES for what in ("bare_decisions_per_s", "decisions_per_s", "ratio")),
     "referee.ratio",
     "isolated.pipe_round_trips_per_s", "isolated.decisions_per_s", "isolated.with_startup_decisions_per_s",

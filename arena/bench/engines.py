@@ -6,6 +6,9 @@ same random choices:
 * ``strings``: ``state.apply(choice(state.legal_actions()))``, the interface bots and records use;
 * ``ids``: ``state.apply_id(choice(state.legal_action_ids()))``, the fast path for search bots.
 
+and ``resample_per_s`` counts ``state.resample(seat, rng)`` calls (a full state the seat to act
+could be facing) at a dozen positions of seeded random playouts.
+
 Every action is counted as a decision (forced ones too: a playout applies them all), and a hand is
 one deal entry finished (``len(state.deal_results)``). Random play never ends some games (a Bid
 Euchre match between random players drifts below zero for ever), so each match stops after
@@ -57,6 +60,42 @@ def playouts(game: Any, seconds: float, fast: bool, seed: int = 0) -> tuple[int,
             return hands, decisions, now - start
 
 
+RESAMPLE_POSITIONS = 12  # positions of seeded random playouts each resample figure cycles through
+
+
+def resample_positions(game: Any, count: int, seed: int = 0) -> list[tuple[Any, int]]:
+    """(state, the seat to act) at ``count`` decisions of seeded random playouts, spread over the
+    phases of a hand (one position in 8 decisions on average)."""
+    rng = random.Random(f"resample/{seed}")
+    found: list[tuple[Any, int]] = []
+    match = 0
+    while len(found) < count:
+        state = game.new_match(seed=f"bench/resample/{seed}/{match}")
+        match += 1
+        while not state.is_over() and len(found) < count:
+            if rng.random() < 0.125:
+                found.append((state.clone(), state.current_player()))
+            state.apply_id(rng.choice(state.legal_action_ids()))
+    return found
+
+
+def resamples(positions: list[tuple[Any, int]], seconds: float, seed: int = 0) -> tuple[int, float]:
+    """``state.resample(seat, rng)`` for ``seconds``, an equal share at each position (as a search
+    bot resamples one position many times): (samples, elapsed)."""
+    rng = random.Random(seed)
+    samples = 0
+    start = time.perf_counter()
+    share = seconds / len(positions)
+    for state, seat in positions:
+        end = time.perf_counter() + share
+        while True:
+            state.resample(seat, rng)
+            samples += 1
+            if time.perf_counter() >= end:
+                break
+    return samples, time.perf_counter() - start
+
+
 def run(registry: Any, settings: Settings, figures: Figures) -> None:
     for name in bundled_games(registry):
         game = bench_game(registry, name)
@@ -76,3 +115,9 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
         for run in range(settings.repeat):
             figures.ratio(f"engines.{name}.ids_over_strings", rates[run, True], rates[run, False],
                           f"{game.title}: decisions/s through the fast path over those through strings")
+        positions = resample_positions(game, RESAMPLE_POSITIONS)
+        for run in range(settings.repeat):
+            samples, elapsed = resamples(positions, settings.seconds, seed=run)
+            figures.add(f"engines.{name}.resample_per_s", samples / elapsed, "samples/s",
+                        f"{game.title}: state.resample(seat, rng) per second, the seat to act at"
+                        f" {RESAMPLE_POSITIONS} positions of random playouts (a deal it could be facing)")

@@ -63,7 +63,8 @@ def deck_for(game: "FiveHundredGame", dealer: int, hands: Mapping[int, Sequence[
     unknown = [t for t in named if t not in game.pack.index]
     if unknown or len(set(named)) != len(named):
         raise ValueError(f"not the cards of one pack: {unknown or sorted(t for t in set(named) if named.count(t) > 1)}")
-    spare = [t for t in tokens if t not in set(named)]
+    taken = set(named)
+    spare = [t for t in tokens if t not in taken]
     slots: Sequence[tuple[int | None, int]] = [(seat, HAND) for seat in range(players)] + [(None, KITTY)] + ([(DEAD, HAND)] if players == 2 else [])
     for owner, size in slots:
         queue = rest if owner is None else queues[owner]
