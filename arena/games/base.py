@@ -315,7 +315,13 @@ class GameState(abc.ABC):
         hidden cards dealt afresh and the deal replayed. ``sample.observation(seat)`` equals
         ``self.observation(seat)``. A game that does not implement it raises NotImplementedError."""
         from arena.games import resample
-        return resample.resample(self, self._resample_layout(seat), rng)
+        key = (seat, len(self.deals), len(self.deals[-1]["actions"]) if self.deals else 0)
+        cached = _LAYOUTS.get(self)
+        if cached is None or cached[0] != key:  # a search bot resamples one position many times
+            layout = self._resample_layout(seat)
+            target = self.observation(seat) if layout.check else {}
+            cached = _LAYOUTS[self] = (key, layout, target)
+        return resample.resample(self, cached[1], rng, cached[2])
 
     def with_hands(self, seat: int, hands: Mapping[int, Sequence[str]], rng: random.Random) -> "GameState | None":
         """The state ``seat`` could be facing in which every other seat ``s`` taking part holds
@@ -438,6 +444,10 @@ class GameState(abc.ABC):
 
 
 _ACTION_STRINGS: "weakref.WeakKeyDictionary[Game, tuple[str, ...]]" = weakref.WeakKeyDictionary()
+# The resample layout of a state's last position (kept beside the state, not in it: clones and
+# records stay as they were); every action appends to the deal, so the key tells a new position.
+_LAYOUTS: "weakref.WeakKeyDictionary[GameState, tuple[tuple[int, int, int], Any, dict[str, Any]]]" = \
+    weakref.WeakKeyDictionary()
 
 
 def action_strings(game: Game) -> tuple[str, ...]:

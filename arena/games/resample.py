@@ -23,6 +23,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from arena.errors import IllegalActionError
+from arena.games.base import FixedDecks, SeededDecks
 
 if TYPE_CHECKING:
     from arena.games.base import GameState
@@ -203,9 +204,12 @@ def replay(real: "GameState", layout: Layout, slots: list[list[str]], rng: rando
         return None
 
 
-def resample(real: "GameState", layout: Layout, rng: random.Random) -> "GameState":
-    """A uniform consistent sample (see the module docstring)."""
-    target = real.observation(layout.seat) if layout.check else {}
+def resample(real: "GameState", layout: Layout, rng: random.Random,
+             target: Mapping[str, Any] | None = None) -> "GameState":
+    """A uniform consistent sample (see the module docstring); ``target`` is the seat's real
+    observation (made here if not given)."""
+    if target is None:
+        target = real.observation(layout.seat) if layout.check else {}
     for _ in range(MAX_TRIES):
         slots = deal_uniform(layout.cards, layout.sizes, layout.allowed, rng)
         sample = replay(real, layout, slots, rng, target)
@@ -240,13 +244,29 @@ def with_hands(real: "GameState", layout: Layout, hands: Mapping[int, Sequence[s
     return replay(real, layout, slots, rng, real.observation(layout.seat))
 
 
-def hand_decks(dealer: int, deck: Sequence[str], then: Any = None, rng: random.Random | None = None) -> Any:
+def hand_decks(dealer: int, deck: Sequence[str], then: Any = None, rng: random.Random | None = None,
+               checked: bool = True) -> Any:
     """The deck source of a match started mid-way: ``deck`` for its first deal, then ``then`` (by
-    default seeded shuffles from ``rng``, or a random seed)."""
-    from arena.games.base import FixedDecks, SeededDecks
+    default seeded shuffles from ``rng``, or a random seed). ``checked=False`` skips the check that
+    ``deck`` is the pack (for decks built from one, as resampling does; its kit check replays them)."""
     if then is None:
         then = SeededDecks(rng.getrandbits(63) if rng is not None else random.randrange(2**63))
+    if not checked:
+        return _Dealt(list(deck), dealer, then)
     return FixedDecks([list(deck)], dealer, then=then)
+
+
+class _Dealt:
+    """A deck source whose first deck is trusted to be the pack (see :func:`hand_decks`)."""
+
+    def __init__(self, deck: list[str], dealer: int, then: Any):
+        self.first, self.dealer, self.then = deck, dealer, then
+
+    def deck(self, index: int, pack: Sequence[str]) -> list[str]:
+        return self.first if index == 0 else self.then.deck(index, pack)
+
+    def first_dealer(self, players: int) -> int:
+        return self.dealer
 
 
 def graft(sample: "GameState", real: "GameState") -> None:

@@ -374,7 +374,7 @@ class FiveHundredState(GameState):
                 kitty = slots[slot_of["kitty"]]
             dead = slots[slot_of["dead"]] if "dead" in slot_of else []
             deck = deck_for(g, dealer, hands, kitty=kitty, dead=dead)
-            sample = FiveHundredState(g, resample.hand_decks(dealer, deck, rng=rng), start)
+            sample = FiveHundredState(g, resample.hand_decks(dealer, deck, rng=rng, checked=False), start)
             resample.graft(sample, self)
             return sample, list(discards) if seat != c else []
 
