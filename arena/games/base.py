@@ -326,7 +326,8 @@ class GameState(abc.ABC):
     def with_hands(self, seat: int, hands: Mapping[int, Sequence[str]], rng: random.Random) -> "GameState | None":
         """The state ``seat`` could be facing in which every other seat ``s`` taking part holds
         ``hands[s]`` now (the cards nobody holds, such as an unseen kitty or the stock, placed at
-        random), or None when no such state agrees with what ``seat`` knows."""
+        random, as are the actions hidden from ``seat``), or None when none of a couple of thousand such
+        fillings agrees with what ``seat`` knows."""
         from arena.games import resample
         return resample.with_hands(self, self._resample_layout(seat), hands, rng)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from arena.games.base import GameState
 
 MAX_TRIES = 20000  # deals tried before resample gives up (a consistent deal always exists)
+WITH_HANDS_TRIES = 2000  # fillings of the pools (and hidden actions) with_hands tries before it says the hands are impossible
 
 
 class ResampleError(RuntimeError):
@@ -55,6 +56,9 @@ class Layout:
     # respecting the masks and replaying without an illegal action is consistent; the conformance
     # kit still compares them)
     check: bool = True
+    # Cards seat knows are in another seat's current hand (an exposed hand, a gift it gave): not in
+    # ``cards``, added back by ``build``; ``with_hands`` takes them out of the hands it is given
+    fixed: dict[int, list[str]] = field(default_factory=dict)
 
 
 def deal_uniform(cards: Sequence[str], sizes: Sequence[int], allowed: Sequence[int],
@@ -228,6 +232,10 @@ def with_hands(real: "GameState", layout: Layout, hands: Mapping[int, Sequence[s
         if owner is None or owner not in hands:  # (a hand not given goes with the pools)
             continue
         given = list(hands[owner])
+        for card in layout.fixed.get(owner, ()):
+            if card not in given:
+                return None
+            given.remove(card)
         if len(given) != layout.sizes[index]:
             return None
         for card in given:
@@ -236,12 +244,17 @@ def with_hands(real: "GameState", layout: Layout, hands: Mapping[int, Sequence[s
             rest.remove(card)
         slots[index] = given
     pools = [i for i, owner in enumerate(layout.owners) if owner is None or owner not in hands]
-    rng.shuffle(rest)
-    start = 0
-    for index in pools:
-        slots[index] = rest[start:start + layout.sizes[index]]
-        start += layout.sizes[index]
-    return replay(real, layout, slots, rng, real.observation(layout.seat))
+    target = real.observation(layout.seat)
+    for _ in range(WITH_HANDS_TRIES):  # the pools and the hidden actions (gifts, a kitty) are drawn afresh
+        rng.shuffle(rest)
+        start = 0
+        for index in pools:
+            slots[index] = rest[start:start + layout.sizes[index]]
+            start += layout.sizes[index]
+        found = replay(real, layout, [list(slot) for slot in slots], rng, target)
+        if found is not None:
+            return found
+    return None
 
 
 def hand_decks(dealer: int, deck: Sequence[str], then: Any = None, rng: random.Random | None = None,

@@ -224,3 +224,28 @@ def test_a_seat_never_holds_a_card_of_a_suit_it_showed_void_in(name):
                     shown += 1
             state.apply_id(rng.choice(state.legal_action_ids()))
     assert shown > 20
+
+
+WITH_HANDS = [("five_hundred", {}), ("five_hundred", {"players": 3}), ("fifty_six", {}), ("all_fours", {}),
+              ("bid_euchre", {}), ("bid_euchre", {"deck": "double48", "help_exchange_count": 2, "joker": True})]
+
+
+@pytest.mark.parametrize("name, options", WITH_HANDS, ids=[f"{n}-{o}" for n, o in WITH_HANDS])
+def test_with_hands_accepts_the_real_hands(name, options):
+    """The real deal is one the seat could be facing: with_hands given the real hands finds it
+    (also where the seat knows cards in another hand: an exposed misère hand, its gifts)."""
+    game = get_registry().game(name, options)
+    rng = random.Random(2)
+    tried = 0
+    for match in range(30):
+        state = game.new_match(seed=f"with/{match}")
+        while not state.is_over() and tried < 150:
+            if rng.random() < 0.1 or getattr(state, "exposed", False) or getattr(state, "gives", [[]])[0]:
+                seat = rng.randrange(game.players)
+                hands = {s: state.observation(s)["hand"] for s in range(game.players) if s != seat}
+                found = state.with_hands(seat, hands, random.Random(0))
+                assert found is not None, (match, state.phase, seat)
+                assert {s: sorted(found.observation(s)["hand"]) for s in hands} == {s: sorted(h) for s, h in hands.items()}
+                tried += 1
+            state.apply_id(rng.choice(state.legal_action_ids()))
+    assert tried >= 100

@@ -427,7 +427,7 @@ class BidEuchreState(GameState):
             return None
 
         return resample.Layout(seat, cards, sizes, owners, allowed, build, hidden,
-                               lambda actor, act: visible(self, seat, actor, act))
+                               lambda actor, act: visible(self, seat, actor, act), fixed=fixed)
 
     # -- copies for search bots ------------------------------------------------------------------------
     def clone(self) -> "BidEuchreState":
