@@ -249,3 +249,17 @@ def test_with_hands_accepts_the_real_hands(name, options):
                 tried += 1
             state.apply_id(rng.choice(state.legal_action_ids()))
     assert tried >= 100
+
+
+def test_a_clone_resamples_its_own_position_after_the_original_moved_on():
+    game = get_registry().game("five_hundred", {})
+    state = game.new_match(seed=8)
+    rng = random.Random(8)
+    while state.phase != "play":
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    state.resample(0, random.Random(0))  # the original keeps this position's layout
+    copy = state.clone()
+    while len(state.deals) == len(copy.deals) and not state.is_over():
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    sample = copy.resample(0, random.Random(1))
+    assert sample.observation(0) == copy.observation(0)
