@@ -242,6 +242,10 @@ class GameState(abc.ABC):
     # Engines set this to True when the match stopped at a harness limit (``max_hands``) rather than
     # by the rules; ``is_over()`` is then True and ``ranking()`` ranks the sides by score.
     unfinished: bool = False
+    # The resample layout of the last position resampled, with its key (state, seat, deals, actions): every
+    # action appends to the deal, so the key tells a new position. (On the state, not in a weak
+    # dictionary beside it: the layout refers to the state, which would then never be freed.)
+    _resample_cache: Any = None
 
     def __init__(self, game: Game, decks: DeckSource):
         self.game = game
@@ -315,12 +319,20 @@ class GameState(abc.ABC):
         hidden cards dealt afresh and the deal replayed. ``sample.observation(seat)`` equals
         ``self.observation(seat)``. A game that does not implement it raises NotImplementedError."""
         from arena.games import resample
-        return resample.resample(self, self._resample_layout(seat), rng)
+        # id(self): a clone copies the cache, whose layout belongs to the original
+        key = (id(self), seat, len(self.deals), len(self.deals[-1]["actions"]) if self.deals else 0)
+        cached = self._resample_cache
+        if cached is None or cached[0] != key:  # a search bot resamples one position many times
+            layout = self._resample_layout(seat)
+            target = self.observation(seat) if layout.check else {}
+            cached = self._resample_cache = (key, layout, target)
+        return resample.resample(self, cached[1], rng, cached[2])
 
     def with_hands(self, seat: int, hands: Mapping[int, Sequence[str]], rng: random.Random) -> "GameState | None":
         """The state ``seat`` could be facing in which every other seat ``s`` taking part holds
         ``hands[s]`` now (the cards nobody holds, such as an unseen kitty or the stock, placed at
-        random), or None when no such state agrees with what ``seat`` knows."""
+        random, as are the actions hidden from ``seat``), or None when none of a couple of thousand such
+        fillings agrees with what ``seat`` knows."""
         from arena.games import resample
         return resample.with_hands(self, self._resample_layout(seat), hands, rng)
 

@@ -17,17 +17,19 @@ from __future__ import annotations
 
 import bisect
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from arena.errors import IllegalActionError
+from arena.games.base import FixedDecks, SeededDecks
 
 if TYPE_CHECKING:
     from arena.games.base import GameState
 
 MAX_TRIES = 20000  # deals tried before resample gives up (a consistent deal always exists)
+WITH_HANDS_TRIES = 2000  # fillings of the pools (and hidden actions) with_hands tries before it says the hands are impossible
 
 
 class ResampleError(RuntimeError):
@@ -54,6 +56,9 @@ class Layout:
     # respecting the masks and replaying without an illegal action is consistent; the conformance
     # kit still compares them)
     check: bool = True
+    # Cards seat knows are in another seat's current hand (an exposed hand, a gift it gave): not in
+    # ``cards``, added back by ``build``; ``with_hands`` takes them out of the hands it is given
+    fixed: dict[int, list[str]] = field(default_factory=dict)
 
 
 def deal_uniform(cards: Sequence[str], sizes: Sequence[int], allowed: Sequence[int],
@@ -203,9 +208,12 @@ def replay(real: "GameState", layout: Layout, slots: list[list[str]], rng: rando
         return None
 
 
-def resample(real: "GameState", layout: Layout, rng: random.Random) -> "GameState":
-    """A uniform consistent sample (see the module docstring)."""
-    target = real.observation(layout.seat) if layout.check else {}
+def resample(real: "GameState", layout: Layout, rng: random.Random,
+             target: Mapping[str, Any] | None = None) -> "GameState":
+    """A uniform consistent sample (see the module docstring); ``target`` is the seat's real
+    observation (made here if not given)."""
+    if target is None:
+        target = real.observation(layout.seat) if layout.check else {}
     for _ in range(MAX_TRIES):
         slots = deal_uniform(layout.cards, layout.sizes, layout.allowed, rng)
         sample = replay(real, layout, slots, rng, target)
@@ -224,6 +232,10 @@ def with_hands(real: "GameState", layout: Layout, hands: Mapping[int, Sequence[s
         if owner is None or owner not in hands:  # (a hand not given goes with the pools)
             continue
         given = list(hands[owner])
+        for card in layout.fixed.get(owner, ()):
+            if card not in given:
+                return None
+            given.remove(card)
         if len(given) != layout.sizes[index]:
             return None
         for card in given:
@@ -232,21 +244,42 @@ def with_hands(real: "GameState", layout: Layout, hands: Mapping[int, Sequence[s
             rest.remove(card)
         slots[index] = given
     pools = [i for i, owner in enumerate(layout.owners) if owner is None or owner not in hands]
-    rng.shuffle(rest)
-    start = 0
-    for index in pools:
-        slots[index] = rest[start:start + layout.sizes[index]]
-        start += layout.sizes[index]
-    return replay(real, layout, slots, rng, real.observation(layout.seat))
+    target = real.observation(layout.seat)
+    for _ in range(WITH_HANDS_TRIES):  # the pools and the hidden actions (gifts, a kitty) are drawn afresh
+        rng.shuffle(rest)
+        start = 0
+        for index in pools:
+            slots[index] = rest[start:start + layout.sizes[index]]
+            start += layout.sizes[index]
+        found = replay(real, layout, [list(slot) for slot in slots], rng, target)
+        if found is not None:
+            return found
+    return None
 
 
-def hand_decks(dealer: int, deck: Sequence[str], then: Any = None, rng: random.Random | None = None) -> Any:
+def hand_decks(dealer: int, deck: Sequence[str], then: Any = None, rng: random.Random | None = None,
+               checked: bool = True) -> Any:
     """The deck source of a match started mid-way: ``deck`` for its first deal, then ``then`` (by
-    default seeded shuffles from ``rng``, or a random seed)."""
-    from arena.games.base import FixedDecks, SeededDecks
+    default seeded shuffles from ``rng``, or a random seed). ``checked=False`` skips the check that
+    ``deck`` is the pack (for decks built from one, as resampling does; its kit check replays them)."""
     if then is None:
         then = SeededDecks(rng.getrandbits(63) if rng is not None else random.randrange(2**63))
+    if not checked:
+        return _Dealt(list(deck), dealer, then)
     return FixedDecks([list(deck)], dealer, then=then)
+
+
+class _Dealt:
+    """A deck source whose first deck is trusted to be the pack (see :func:`hand_decks`)."""
+
+    def __init__(self, deck: list[str], dealer: int, then: Any):
+        self.first, self.dealer, self.then = deck, dealer, then
+
+    def deck(self, index: int, pack: Sequence[str]) -> list[str]:
+        return self.first if index == 0 else self.then.deck(index, pack)
+
+    def first_dealer(self, players: int) -> int:
+        return self.dealer
 
 
 def graft(sample: "GameState", real: "GameState") -> None:

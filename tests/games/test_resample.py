@@ -139,3 +139,127 @@ def test_the_voids_follow_the_effective_suits():
             checked += 1
         state.apply_id(rng.choice(state.legal_action_ids()))
     assert checked
+
+
+# -- a match started mid-way ---------------------------------------------------------------------
+
+from arena.games.all_fours import dealing as all_fours_dealing  # noqa: E402
+from arena.games.fifty_six.dealing import deck_for as fifty_six_deck  # noqa: E402
+from arena.games.five_hundred.dealing import deck_for as five_hundred_deck  # noqa: E402
+
+
+def test_start_hand_deals_the_deck_with_the_scores_given():
+    game = get_registry().game("five_hundred", {})
+    deck = five_hundred_deck(game, 2, {0: ["JK", "JH", "JD", "AH", "KH", "QH", "10H", "9H", "8H", "7H"]})
+    state = game.start_hand(2, deck, [120, -40])
+    obs = state.observation(0)
+    assert obs["scores"] == [120, -40] and obs["dealer"] == 2 and obs["hand_index"] == 0
+    assert sorted(obs["hand"]) == sorted(["JK", "JH", "JD", "AH", "KH", "QH", "10H", "9H", "8H", "7H"])
+    assert state.record()["hands"][0]["deck"] == deck
+    with pytest.raises(ValueError, match="scores: 3 given"):
+        game.start_hand(2, deck, [1, 2, 3])
+    with pytest.raises(TypeError, match="no match setting"):
+        game.start_hand(2, deck, knocked_out={1: 0})
+
+
+def test_fifty_six_starts_with_a_team_knocked_out():
+    game = get_registry().game("fifty_six", {"players": 6})
+    active = [0, 1, 3, 4]  # team 2 (seats 2 and 5) is out
+    deck = fifty_six_deck(game, 0, {}, active=active)
+    state = game.start_hand(0, deck, [10, 14, 0], knocked_out={2: 3})
+    obs = state.observation(1)
+    assert obs["active_seats"] == active and obs["scores"] == [10, 14, 0]
+    assert obs["hand_sizes"][2] == obs["hand_sizes"][5] == 0 and len(obs["hand"]) == 12  # the 4-player deal (§4.1)
+    with pytest.raises(ValueError, match="dealer 2 is not a seat left"):
+        game.start_hand(2, deck, [10, 14, 0], knocked_out={2: 3})
+    with pytest.raises(ValueError, match="at least two teams"):
+        game.start_hand(0, deck, knocked_out={1: 0, 2: 1})
+
+
+def test_all_fours_counts_the_kick_once():
+    game = get_registry().game("all_fours", {})
+    deck = all_fours_dealing.deck_for(game, 0, {}, turn_up="JS")  # a jack turned up: 3 to the dealer's side
+    state = game.start_hand(0, deck, [5, 7])
+    assert state.scores() == [8, 7]
+    # a sample of it keeps the observed scores, not 3 more
+    sample = state.resample(1, random.Random(0))
+    assert sample.scores() == [8, 7] and sample.observation(1) == state.observation(1)
+
+
+def test_a_sample_mid_match_keeps_the_earlier_hands():
+    game = get_registry().game("bid_euchre", {})
+    state = game.new_match(seed=5)
+    rng = random.Random(5)
+    while len(state.deal_results) < 2 or state.phase != "play":
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    sample = state.resample(0, random.Random(1))
+    assert sample.observation(0)["last_result"] == state.observation(0)["last_result"]
+    assert sample.record()["hands"][:-1] == state.record()["hands"][:-1]
+    assert sample.scores() == state.scores()
+
+
+def _effective_suit(state, name, card):
+    if name == "five_hundred":
+        e = state.eff[state.game.pack.index[card]]
+        return "SCDH"[e] if e < 4 else None
+    if name == "bid_euchre":
+        from arena.games.bid_euchre.cards import INDEX
+        return "SCDH"[state.table.eff[INDEX[card]]]
+    return card[-1]  # 56, All Fours: the printed suit
+
+
+@pytest.mark.parametrize("name", ["five_hundred", "fifty_six", "all_fours", "bid_euchre"])
+def test_a_seat_never_holds_a_card_of_a_suit_it_showed_void_in(name):
+    game = get_registry().game(name, {})
+    rng = random.Random(11)
+    shown = 0
+    for match in range(4):
+        state = game.new_match(seed=f"voids/{match}")
+        while not state.is_over() and len(state.deals) < 4:
+            if state.phase == "play":
+                for seat, suits in state.voids().items():
+                    hand = state.observation(seat)["hand"]
+                    held = {_effective_suit(state, name, card) for card in hand}
+                    assert not held & set(suits), (seat, suits, hand)
+                    shown += 1
+            state.apply_id(rng.choice(state.legal_action_ids()))
+    assert shown > 20
+
+
+WITH_HANDS = [("five_hundred", {}), ("five_hundred", {"players": 3}), ("fifty_six", {}), ("all_fours", {}),
+              ("bid_euchre", {}), ("bid_euchre", {"deck": "double48", "help_exchange_count": 2, "joker": True})]
+
+
+@pytest.mark.parametrize("name, options", WITH_HANDS, ids=[f"{n}-{o}" for n, o in WITH_HANDS])
+def test_with_hands_accepts_the_real_hands(name, options):
+    """The real deal is one the seat could be facing: with_hands given the real hands finds it
+    (also where the seat knows cards in another hand: an exposed misère hand, its gifts)."""
+    game = get_registry().game(name, options)
+    rng = random.Random(2)
+    tried = 0
+    for match in range(30):
+        state = game.new_match(seed=f"with/{match}")
+        while not state.is_over() and tried < 150:
+            if rng.random() < 0.1 or getattr(state, "exposed", False) or getattr(state, "gives", [[]])[0]:
+                seat = rng.randrange(game.players)
+                hands = {s: state.observation(s)["hand"] for s in range(game.players) if s != seat}
+                found = state.with_hands(seat, hands, random.Random(0))
+                assert found is not None, (match, state.phase, seat)
+                assert {s: sorted(found.observation(s)["hand"]) for s in hands} == {s: sorted(h) for s, h in hands.items()}
+                tried += 1
+            state.apply_id(rng.choice(state.legal_action_ids()))
+    assert tried >= 100
+
+
+def test_a_clone_resamples_its_own_position_after_the_original_moved_on():
+    game = get_registry().game("five_hundred", {})
+    state = game.new_match(seed=8)
+    rng = random.Random(8)
+    while state.phase != "play":
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    state.resample(0, random.Random(0))  # the original keeps this position's layout
+    copy = state.clone()
+    while len(state.deals) == len(copy.deals) and not state.is_over():
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    sample = copy.resample(0, random.Random(1))
+    assert sample.observation(0) == copy.observation(0)

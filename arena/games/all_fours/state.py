@@ -337,7 +337,7 @@ class AllFoursState(GameState):
                 for i, card in zip(places[s], dealt[s]):
                     order[i] = card
             order[end + 1:] = slots[-1]
-            sample = AllFoursState(g, resample.hand_decks(dealer, cast("list[str]", order), rng=rng), start)
+            sample = AllFoursState(g, resample.hand_decks(dealer, cast("list[str]", order), rng=rng, checked=False), start)
             resample.graft(sample, self)
             return sample, None
 

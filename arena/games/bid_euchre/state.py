@@ -15,7 +15,7 @@ from arena.games import resample
 from arena.games.base import DeckSource, GameState, MatchEnd
 from arena.games.bid_euchre.auction import PASS, Auction, claimants, contract, gifts
 from arena.games.bid_euchre.cards import SUITS, TABLES, TOKENS, TrumpTable
-from arena.games.bid_euchre.dealing import deal, deck_for
+from arena.games.bid_euchre.dealing import deal
 from arena.games.bid_euchre.play import is_renege, trick_list, trick_winner
 from arena.games.bid_euchre.scoring import game_winner, hand_changes, played_result, thrown_in_result
 from arena.games.bid_euchre.view import hidden_cards, observation, visible
@@ -409,8 +409,9 @@ class BidEuchreState(GameState):
                 plan[-1] = [discard]
             if g.joker:  # the dealer's extra card is the deck's last: any of its cards will do
                 extra = hands[dealer].pop(rng.randrange(len(hands[dealer])))
-            deck = deck_for(g, dealer, hands, extra=extra)
-            sample = BidEuchreState(g, resample.hand_decks(dealer, deck, rng=rng), start)
+            # deck_for without its checks: one card at a time from the dealer's left (§5.2), the extra last
+            deck = [hands[(dealer + 1 + i) & 3][i >> 2] for i in range(4 * g.tricks)] + ([extra] if extra else [])
+            sample = BidEuchreState(g, resample.hand_decks(dealer, deck, rng=rng, checked=False), start)
             resample.graft(sample, self)
             return sample, plan
 
@@ -426,7 +427,7 @@ class BidEuchreState(GameState):
             return None
 
         return resample.Layout(seat, cards, sizes, owners, allowed, build, hidden,
-                               lambda actor, act: visible(self, seat, actor, act))
+                               lambda actor, act: visible(self, seat, actor, act), fixed=fixed)
 
     # -- copies for search bots ------------------------------------------------------------------------
     def clone(self) -> "BidEuchreState":

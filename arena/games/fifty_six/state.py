@@ -18,7 +18,7 @@ from arena.games.fifty_six.actions import NT
 from arena.games.fifty_six.auction import Auction
 from arena.games import resample
 from arena.games.fifty_six.cards import KIND_POINTS, TOKEN, hand_size, pack_tokens, remove, tokens
-from arena.games.fifty_six.dealing import deal, deal_order, deck_for
+from arena.games.fifty_six.dealing import deal, deal_order
 from arena.games.fifty_six.play import beats, playable
 
 if TYPE_CHECKING:
@@ -266,8 +266,14 @@ class FiftySixState(GameState):
             hands = {s: slot + played.get(s, []) for s, slot in zip(others, slots)}
             if seat in active:  # a knocked-out seat watches
                 hands[seat] = own + played.get(seat, [])
-            deck = deck_for(self.game, dealer, hands, active=active)
-            sample = FiftySixState(self.game, resample.hand_decks(dealer, deck, rng=rng), tables, out_at)
+            deck = []  # deck_for without its checks: packets in dealing order (§7)
+            order, packet = deal_order(active, dealer), self.game.packet
+            taken = dict.fromkeys(active, 0)
+            for i in range(sum(len(h) for h in hands.values())):
+                s = order[(i // packet) % len(order)]
+                deck.append(hands[s][taken[s]])
+                taken[s] += 1
+            sample = FiftySixState(self.game, resample.hand_decks(dealer, deck, rng=rng, checked=False), tables, out_at)
             resample.graft(sample, self)
             sample.hands_played = self.hands_played
             return sample, None

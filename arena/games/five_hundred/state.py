@@ -374,7 +374,7 @@ class FiveHundredState(GameState):
                 kitty = slots[slot_of["kitty"]]
             dead = slots[slot_of["dead"]] if "dead" in slot_of else []
             deck = deck_for(g, dealer, hands, kitty=kitty, dead=dead)
-            sample = FiveHundredState(g, resample.hand_decks(dealer, deck, rng=rng), start)
+            sample = FiveHundredState(g, resample.hand_decks(dealer, deck, rng=rng, checked=False), start)
             resample.graft(sample, self)
             return sample, list(discards) if seat != c else []
 
@@ -395,7 +395,8 @@ class FiveHundredState(GameState):
         def visible(actor: int, a: int) -> bool:
             return actor == seat or not (hidden_low <= a < hidden_high or a == decline)
 
-        return resample.Layout(seat, unknown, sizes, owners, allowed, build, hidden, visible)
+        return resample.Layout(seat, unknown, sizes, owners, allowed, build, hidden, visible,
+                               fixed={s: cards for s, cards in fixed.items() if cards and s != seat})
 
     def ranking(self) -> list[int]:
         return list(self.ranks) if self.ranks is not None else by_score(self.total)
