@@ -500,10 +500,6 @@ class TableView {
 
   // ------------------------------------------------------------------ keyboard and focus
 
-  actionable() {
-    return [...this.root.querySelectorAll("button:not([disabled]), a.button-link")].filter((b) => b.offsetParent !== null);
-  }
-
   focusKey() {
     const a = document.activeElement;
     if (!a || !this.root.contains(a)) return null;
