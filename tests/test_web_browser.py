@@ -424,6 +424,20 @@ def test_a_dropped_connection_reconnects_to_the_same_state(person):
     me.play_first()  # the new connection plays on
 
 
+def test_another_persons_table_is_refused_with_the_reason(person):
+    owner = person()
+    owner.start("bid_euchre", "new")
+    other = person()  # another browser context: another cookie, another player
+    other.page.goto(owner.page.url)
+    refused = other.page.locator("#connection.error")
+    refused.wait_for(timeout=WAIT)
+    assert "another person's" in refused.inner_text()
+    assert other.page.locator("#table").count() == 0
+    other.errors.clear()  # the refusal is expected
+    assert owner.wait_turn()
+    owner.play_first()  # the owner's game is untouched
+
+
 def test_phone_width_and_keyboard_only(person):
     me = person(width=390, height=844)
     me.start("five_hundred", "new")
