@@ -57,11 +57,18 @@ class Server:
         self._lock = threading.Lock()
 
     def open_table(self, row: TableRow) -> Table:
-        table = Table(row, self.store, self.registry, pace=self.pace, nickname=self.store.nickname(row.owner))
+        table = Table(row, self.store, self.registry, pace=self.pace, nickname=self.store.nickname(row.owner),
+                      on_finish=self._finished)
         with self._lock:
             self.tables[row.id] = table
         table.start()
         return table
+
+    def _finished(self, table: Table) -> None:
+        """A finished table's record is stored: later connections get its state from the store
+        (the browsers connected now have had it), and its match is no longer held in memory."""
+        with self._lock:
+            self.tables.pop(table.id, None)
 
     def resume(self) -> None:
         """Start every unfinished table of the store again (they replay their stored actions)."""
@@ -341,7 +348,7 @@ async def leaderboard(request: Request, server: Server, player: str) -> tuple[An
     if name not in server.registry.games:
         raise BadRequest(f"'game': unknown game {name[:40]!r}; games: {', '.join(sorted(server.registry.games))}")
     date = _board_date(server, request.query_params.get("date", "today"))
-    data = await run_in_threadpool(board, server.store, server.registry, name, date)
+    data = await run_in_threadpool(board, server.store, server.registry, name, date, server.today().isoformat())
     today = server.today().isoformat()
     for row in data["rows"]:  # the replay link works for one's own games, and for all once the day is over
         row["public"] = row.pop("date") < today
@@ -368,7 +375,11 @@ async def table_socket(websocket: WebSocket) -> None:
     except BadRequest as exc:
         return await refuse(exc.message, 4000 + exc.status)  # 4403, 4404
     running = server.tables.get(row.id)
-    if running is None:  # finished before this server started: its last state, from the record
+    if running is None:  # read again: it may have finished (and left the running tables) meanwhile
+        row = server.store.table(row.id) or row
+    if running is None and row.finished is None:
+        return await refuse(f"table {row.id!r} is not running on this server", 1011)
+    if running is None:  # finished: its last state, from the record
         from arena.web.board import final_state
 
         await websocket.send_text(json.dumps(await run_in_threadpool(final_state, server, row)))
