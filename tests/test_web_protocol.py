@@ -183,3 +183,12 @@ def test_nicknames(client):
     table = new_table(client, game="all_fours")
     assert client.get(f"/api/tables/{table}").json()["seating"][0] == "you (Ann Q.)"
     assert client.get(f"/api/tables/{table}/record").status_code == 409
+
+
+def test_a_page_of_another_site_may_not_open_the_socket(client):
+    table = new_table(client, game="all_fours")
+    with client.websocket_connect(f"/ws/tables/{table}", headers={"origin": "http://evil.example"}) as ws:
+        message, code = close_code(ws)
+    assert code == 4403 and "another site" in message
+    with client.websocket_connect(f"/ws/tables/{table}", headers={"origin": "http://testserver"}) as ws:
+        assert next_turn(ws)["your_turn"]

@@ -13,6 +13,7 @@ import re
 import secrets
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping
 
 from starlette.applications import Starlette
@@ -367,6 +368,10 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.send_text(json.dumps({"type": "error", "message": message}))
         await websocket.close(code)
 
+    origin = websocket.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+        # Another site's page opening this server's socket with the person's cookie.
+        return await refuse(f"a page of another site ({origin[:80]}) may not play here", 4403)
     cookie = websocket.cookies.get(COOKIE)
     if not cookie or len(cookie) >= 100 or not server.store.player_exists(cookie):
         return await refuse("no player cookie: load the page first (GET /) to get one", 4401)
