@@ -70,3 +70,28 @@ def test_a_human_seat_outside_arena_serve_is_a_clear_error(seat, words):
     result = subprocess.run([sys.executable, "-m", "arena.cli", "play", "all_fours", "--seats",
                              f"{seat},random,random,random"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and words in result.stderr, result.stderr
+
+
+def test_at_a_table_the_clock_waits_while_away_and_a_connected_person_who_never_moves_loses_on_time(tmp_path):
+    import json
+    import time
+
+    from starlette.testclient import TestClient
+
+    from tests.web_support import make_app, new_table, next_turn
+
+    with TestClient(make_app(tmp_path / "web.db", human_time=0.3)) as client:
+        table = new_table(client, game="five_hundred", mode="daily")
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            first = next_turn(ws)
+        time.sleep(1.0)  # away for three times the limit: nothing happens
+        assert client.get(f"/api/tables/{table}").json()["finished"] is False
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            assert next_turn(ws) == first  # the same decision, still waiting
+            last = next_turn(ws)  # connected and not moving: the limit runs out
+        assert last["result"]["termination"]["how"] == "forfeit"
+        assert last["result"]["termination"]["fault"]["kind"] == "timeout"
+        board = client.get("/api/leaderboard", params={"game": "five_hundred"}).json()
+        assert [(row["table"], row["versus_par"], row["termination"]) for row in board["rows"]] == [(table, None, "forfeit")]
+        record = client.get(f"/api/tables/{table}/record").json()
+        assert record["termination"]["how"] == "forfeit" and json.dumps(record)
