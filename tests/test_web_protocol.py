@@ -171,7 +171,8 @@ def test_new_games_take_any_player_count_options_and_bots(client):
     assert summary["players"] == 3 and summary["seating"][1:] == ["random", "heuristic"]
     assert summary["options"]["max_hands"] == 1 and summary["ranked"] is False
     state, _ = play_out(client, table)
-    assert state["result"]["termination"]["how"] == "unfinished" and len(state["hands"]) == 1
+    # One hand (a new game's deals are random: that hand may also end the match, e.g. at -500).
+    assert state["result"]["termination"]["how"] in ("unfinished", "normal") and len(state["hands"]) == 1
 
 
 def test_nicknames(client):

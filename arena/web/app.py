@@ -48,12 +48,14 @@ class Server:
     """What the application holds: the store, the registry, the running tables."""
 
     def __init__(self, store: WebStore, registry: Any, *, pace: float, human_time: float,
-                 today: Callable[[], datetime.date] = daily.utc_today):
+                 today: Callable[[], datetime.date] = daily.utc_today,
+                 new_seed: Callable[[], int] = lambda: secrets.randbits(63)):
         self.store = store
         self.registry = registry
         self.pace = pace
         self.human_time = human_time
         self.today = today
+        self.new_seed = new_seed  # a new game's deal seed (tests give a seeded sequence)
         self.tables: dict[str, Table] = {}
         self._lock = threading.Lock()
 
@@ -258,7 +260,7 @@ def _new_table_spec(server: Server, data: dict[str, Any], player: str, table_id:
         seed = daily.daily_seed(server.store.secret(), name, today)
         ranked = not server.store.has_daily(player, name, today)
     else:
-        seed = secrets.randbits(63)
+        seed = server.new_seed()
         ranked = False
     spec = daily.table_spec(game, table_id=table_id, bots=bots, deal_seed=seed,
                             nickname=server.store.nickname(player), human_time=server.human_time)
@@ -392,8 +394,11 @@ async def table_socket(websocket: WebSocket) -> None:
         running.listen(queue)
 
     async def send() -> None:
-        while True:
-            await websocket.send_text(await queue.get())
+        try:
+            while True:
+                await websocket.send_text(await queue.get())
+        except Exception:  # the browser went away: the receiving loop ends the connection
+            return
 
     sender = asyncio.create_task(send())
     try:
@@ -445,7 +450,8 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
 
 # -- the application ------------------------------------------------------------------------------
 def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float = 0.4, human_time: float = 1800.0,
-               today: Callable[[], datetime.date] = daily.utc_today) -> Starlette:
+               today: Callable[[], datetime.date] = daily.utc_today,
+               new_seed: Callable[[], int] = lambda: secrets.randbits(63)) -> Starlette:
     """The application on the store ``db``: unfinished tables resume when it starts up."""
     if registry is None:
         from arena.plugins import get_registry
@@ -453,7 +459,7 @@ def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float =
         registry = get_registry()
     store = db if isinstance(db, WebStore) else WebStore(db)
     store.secret()  # made on first start
-    server = Server(store, registry, pace=pace, human_time=human_time, today=today)
+    server = Server(store, registry, pace=pace, human_time=human_time, today=today, new_seed=new_seed)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
