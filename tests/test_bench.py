@@ -33,6 +33,7 @@ EXPECTED = [
     "isolated.startup_ms", "isolated.request_bytes", "isolated.ratio",
     "grpc.raw_round_trips_per_s", "grpc.decisions_per_s", "grpc.request_bytes", "grpc.ratio",
     "tournaments.matches_per_s.workers_1", "tournaments.speedup", "tournaments.cpu_speedup_ceiling",
+    "web.person_decisions_per_s", "web.actions_per_s", "web.move_response_p50_ms", "web.move_response_p99_ms",
 ]
 PEER = ["peer.openspiel_euchre.games_per_s", "peer.openspiel_euchre.actions_per_s", "peer.bid_euchre.hands_per_s",
         "peer.ratio"]
@@ -104,7 +105,7 @@ def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
 
     with pytest.raises(ArenaError, match="unknown bench group"):
         cmd_bench(parser.parse_args(["bench", "--only", "nonsense"]))
-    assert set(GROUPS) == {"engines", "referee", "isolated", "grpc", "sandbox", "tournaments", "peer"}
+    assert set(GROUPS) == {"engines", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "peer"}
 
 
 def test_a_figure_near_its_target_shows_enough_digits_to_see_why_it_is_not_met():

@@ -26,7 +26,7 @@ def test_every_hook_has_a_section_and_every_section_a_hook():
 
 
 def test_the_bundled_extensions_are_named(registry):
-    bundled = {"grpc", "cmd"}  # seat kinds: by prefix below
+    bundled = {"grpc", "cmd", "human"}  # seat kinds: by prefix below
     for kind in registry.seat_kinds.values():
         if kind.name in bundled:
             assert all(f"`{prefix}" in DOC for prefix in kind.prefixes), kind
@@ -34,5 +34,5 @@ def test_the_bundled_extensions_are_named(registry):
         assert f"`{name}`" in DOC and name in registry.isolations
     for name in ("local", "inline", "ray"):
         assert f"`{name}`" in DOC and name in registry.executors
-    for name in ("games", "bots", "play", "run", "board", "verify", "bench", "match", "serve-bot"):
+    for name in ("games", "bots", "play", "run", "board", "verify", "bench", "match", "serve-bot", "serve"):
         assert f"`{name}`" in DOC and name in registry.commands

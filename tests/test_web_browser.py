@@ -424,6 +424,56 @@ def test_a_dropped_connection_reconnects_to_the_same_state(person):
     me.play_first()  # the new connection plays on
 
 
+def test_another_persons_table_is_refused_with_the_reason(person):
+    owner = person()
+    owner.start("bid_euchre", "new")
+    other = person()  # another browser context: another cookie, another player
+    other.page.goto(owner.page.url)
+    refused = other.page.locator("#connection.error")
+    refused.wait_for(timeout=WAIT)
+    assert "another person's" in refused.inner_text()
+    assert other.page.locator("#table").count() == 0
+    other.errors.clear()  # the refusal is expected
+    assert owner.wait_turn()
+    owner.play_first()  # the owner's game is untouched
+
+
+def test_an_action_the_page_does_not_know_is_a_plain_button(person):
+    """A state is given an extra legal action on its way to the page (a Playwright route between the
+    page and the real server): the page offers it as a button with its action string and sends it;
+    the server refuses it (it is not legal there) and the page says so, nothing changed."""
+    me = person()
+    page = me.page
+    sent: list[dict[str, Any]] = []
+
+    def through(ws) -> None:
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state" and data["your_turn"]:
+                data["legal_actions"] = data["legal_actions"] + ["wiggle the kitty"]
+            ws.send(json.dumps(data))
+
+        def to_server(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            server.send(message)
+        server.on_message(to_page)
+        ws.on_message(to_server)
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), through)
+    me.start("five_hundred", "new")
+    button = page.locator('#decisions .fallback[data-action="wiggle the kitty"]')
+    button.wait_for(timeout=WAIT)
+    assert button.inner_text() == "wiggle the kitty"
+    decision = me.decision
+    button.click()
+    page.wait_for_selector("#message", timeout=WAIT)
+    assert sent[-1] == {"type": "act", "action": "wiggle the kitty", "decision": decision}
+    assert me.decision == decision and page.locator("#table[data-your-turn=true]").count() == 1
+    me.errors.clear()  # the server's refusal is what this test asks for
+    me.click('[data-action="pass"]')  # a real action still plays
+
+
 def test_phone_width_and_keyboard_only(person):
     me = person(width=390, height=844)
     me.start("five_hundred", "new")

@@ -40,3 +40,28 @@ def test_a_whole_game_over_the_websocket(tmp_path, game, options):
         verified = subprocess.run([sys.executable, "-m", "arena.cli", "verify", str(path)], capture_output=True, text=True)
         assert verified.returncode == 0, verified.stderr
         assert "ok: the record replays" in verified.stdout
+
+
+def _counts() -> list[tuple[str, int]]:
+    from arena.plugins import get_registry
+
+    registry = get_registry()
+    cases = []
+    for name in GAME_NAMES:
+        players = next(o for o in registry.games[name].option_table if o.name == "players")
+        cases += [(name, n) for n in players.choices]
+    return cases
+
+
+GAME_NAMES = [g for g, _ in GAMES]
+
+
+@pytest.mark.parametrize("game,players", _counts(), ids=[f"{g}-{n}" for g, n in _counts()])
+def test_every_player_count_plays_a_hand(tmp_path, game, players):
+    with TestClient(make_app(tmp_path / "web.db")) as client:
+        table = new_table(client, game=game, players=players, options={"max_hands": 1},
+                          bots=["random"] * (players - 1))
+        state, _ = play_out(client, table)
+        assert state["table"]["players"] == players and len(state["observation"]["hand_sizes"]) == players
+        assert state["result"]["termination"]["how"] in ("unfinished", "normal")
+        assert records.replay(client.get(f"/api/tables/{table}/record").json()).state.scores() == state["result"]["scores"]

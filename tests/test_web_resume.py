@@ -67,3 +67,21 @@ def test_a_restart_while_the_table_waits_for_the_person_keeps_other_tables_apart
                 assert next_turn(ws) == before
         listed = {row["id"]: row for row in restarted.get("/api/tables").json()}
         assert set(listed) == {first, second} and not any(row["finished"] for row in listed.values())
+
+
+def test_a_finished_table_after_a_restart_shows_its_last_state_from_the_record(tmp_path):
+    db = tmp_path / "web.db"
+    with TestClient(make_app(db)) as client:
+        table = new_table(client, game="all_fours")
+        last, _ = play_out(client, table)
+        cookies = dict(client.cookies)
+    restarted = TestClient(make_app(db))
+    restarted.cookies.update(cookies)
+    with restarted:
+        with restarted.websocket_connect(f"/ws/tables/{table}") as ws:
+            again = next_turn(ws)
+            ws.send_text(json.dumps({"type": "act", "action": "stand", "decision": again["decision"]}))
+            assert "the game is over" in json.loads(ws.receive_text())["message"]
+    assert again["observation"] == last["observation"] and again["hands"] == last["hands"]
+    assert again["decision"] == last["decision"] and again["result"]["scores"] == last["result"]["scores"]
+    assert again["table"] == last["table"]

@@ -4,6 +4,8 @@ no pace, and a client that answers the first legal action of every state until t
 from __future__ import annotations
 
 import datetime
+import functools
+import random
 import json
 from pathlib import Path
 from typing import Any, Callable
@@ -16,7 +18,10 @@ DAY = datetime.date(2026, 3, 14)
 
 
 def make_app(db: Path, *, today: Callable[[], datetime.date] = lambda: DAY, **kwargs: Any):
+    """The application on ``db`` with no pace, a fixed date and new games' seeds from a seeded
+    sequence (so every test plays the same games each time)."""
     kwargs.setdefault("pace", 0.0)
+    kwargs.setdefault("new_seed", functools.partial(random.Random(f"web-tests/{Path(db).name}").getrandbits, 63))
     return create_app(db, today=today, **kwargs)
 
 

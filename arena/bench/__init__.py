@@ -8,6 +8,7 @@ Groups of figures, one module each (run in this order):
 * :mod:`arena.bench.remote` — gRPC bots against a bare gRPC call;
 * :mod:`arena.bench.sandbox` — sandboxed bots (bubblewrap): start-up, and decisions/s against ``process``;
 * :mod:`arena.bench.tournaments` — matches/s with one worker and one per core; peak memory;
+* :mod:`arena.bench.web` — 50 simultaneous browser-protocol games against one `arena serve`;
 * :mod:`arena.bench.peer` — OpenSpiel's euchre beside our Bid Euchre (optional ``bench`` extra).
 
 ``arena.bench.cli`` registers the ``bench`` command through the plugin hook (an entry point

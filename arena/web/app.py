@@ -13,6 +13,7 @@ import re
 import secrets
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping
 
 from starlette.applications import Starlette
@@ -47,21 +48,30 @@ class Server:
     """What the application holds: the store, the registry, the running tables."""
 
     def __init__(self, store: WebStore, registry: Any, *, pace: float, human_time: float,
-                 today: Callable[[], datetime.date] = daily.utc_today):
+                 today: Callable[[], datetime.date] = daily.utc_today,
+                 new_seed: Callable[[], int] = lambda: secrets.randbits(63)):
         self.store = store
         self.registry = registry
         self.pace = pace
         self.human_time = human_time
         self.today = today
+        self.new_seed = new_seed  # a new game's deal seed (tests give a seeded sequence)
         self.tables: dict[str, Table] = {}
         self._lock = threading.Lock()
 
     def open_table(self, row: TableRow) -> Table:
-        table = Table(row, self.store, self.registry, pace=self.pace, nickname=self.store.nickname(row.owner))
+        table = Table(row, self.store, self.registry, pace=self.pace, nickname=self.store.nickname(row.owner),
+                      on_finish=self._finished)
         with self._lock:
             self.tables[row.id] = table
         table.start()
         return table
+
+    def _finished(self, table: Table) -> None:
+        """A finished table's record is stored: later connections get its state from the store
+        (the browsers connected now have had it), and its match is no longer held in memory."""
+        with self._lock:
+            self.tables.pop(table.id, None)
 
     def resume(self) -> None:
         """Start every unfinished table of the store again (they replay their stored actions)."""
@@ -250,7 +260,7 @@ def _new_table_spec(server: Server, data: dict[str, Any], player: str, table_id:
         seed = daily.daily_seed(server.store.secret(), name, today)
         ranked = not server.store.has_daily(player, name, today)
     else:
-        seed = secrets.randbits(63)
+        seed = server.new_seed()
         ranked = False
     spec = daily.table_spec(game, table_id=table_id, bots=bots, deal_seed=seed,
                             nickname=server.store.nickname(player), human_time=server.human_time)
@@ -341,7 +351,7 @@ async def leaderboard(request: Request, server: Server, player: str) -> tuple[An
     if name not in server.registry.games:
         raise BadRequest(f"'game': unknown game {name[:40]!r}; games: {', '.join(sorted(server.registry.games))}")
     date = _board_date(server, request.query_params.get("date", "today"))
-    data = await run_in_threadpool(board, server.store, server.registry, name, date)
+    data = await run_in_threadpool(board, server.store, server.registry, name, date, server.today().isoformat())
     today = server.today().isoformat()
     for row in data["rows"]:  # the replay link works for one's own games, and for all once the day is over
         row["public"] = row.pop("date") < today
@@ -360,6 +370,10 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.send_text(json.dumps({"type": "error", "message": message}))
         await websocket.close(code)
 
+    origin = websocket.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+        # Another site's page opening this server's socket with the person's cookie.
+        return await refuse(f"a page of another site ({origin[:80]}) may not play here", 4403)
     cookie = websocket.cookies.get(COOKIE)
     if not cookie or len(cookie) >= 100 or not server.store.player_exists(cookie):
         return await refuse("no player cookie: load the page first (GET /) to get one", 4401)
@@ -368,7 +382,11 @@ async def table_socket(websocket: WebSocket) -> None:
     except BadRequest as exc:
         return await refuse(exc.message, 4000 + exc.status)  # 4403, 4404
     running = server.tables.get(row.id)
-    if running is None:  # finished before this server started: its last state, from the record
+    if running is None:  # read again: it may have finished (and left the running tables) meanwhile
+        row = server.store.table(row.id) or row
+    if running is None and row.finished is None:
+        return await refuse(f"table {row.id!r} is not running on this server", 1011)
+    if running is None:  # finished: its last state, from the record
         from arena.web.board import final_state
 
         await websocket.send_text(json.dumps(await run_in_threadpool(final_state, server, row)))
@@ -376,8 +394,11 @@ async def table_socket(websocket: WebSocket) -> None:
         running.listen(queue)
 
     async def send() -> None:
-        while True:
-            await websocket.send_text(await queue.get())
+        try:
+            while True:
+                await websocket.send_text(await queue.get())
+        except Exception:  # the browser went away: the receiving loop ends the connection
+            return
 
     sender = asyncio.create_task(send())
     try:
@@ -429,7 +450,8 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
 
 # -- the application ------------------------------------------------------------------------------
 def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float = 0.4, human_time: float = 1800.0,
-               today: Callable[[], datetime.date] = daily.utc_today) -> Starlette:
+               today: Callable[[], datetime.date] = daily.utc_today,
+               new_seed: Callable[[], int] = lambda: secrets.randbits(63)) -> Starlette:
     """The application on the store ``db``: unfinished tables resume when it starts up."""
     if registry is None:
         from arena.plugins import get_registry
@@ -437,7 +459,7 @@ def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float =
         registry = get_registry()
     store = db if isinstance(db, WebStore) else WebStore(db)
     store.secret()  # made on first start
-    server = Server(store, registry, pace=pace, human_time=human_time, today=today)
+    server = Server(store, registry, pace=pace, human_time=human_time, today=today, new_seed=new_seed)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -27,12 +27,17 @@ def _ranked(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     return rows
 
 
-def board(store: WebStore, registry: Any, game: str, date: str | None) -> dict[str, Any]:
-    """The board of ``game`` on ``date`` (YYYY-MM-DD), or the all-time board (``date`` None)."""
+def board(store: WebStore, registry: Any, game: str, date: str | None, today: str) -> dict[str, Any]:
+    """The board of ``game`` on ``date`` (YYYY-MM-DD), or the all-time board (``date`` None).
+    The par of a day is played at first need: today's, or a day with ranked games (a request for
+    an empty day long past plays nothing, and its par is null)."""
     if date is not None:
+        ranked = list(store.ranked_rows(game, date))
+        if not ranked and date != today:
+            return {"game": game, "date": date, "par": store.par(game, date), "rows": []}
         par = daily.par(store, registry, game, date)
         rows = []
-        for table, nickname in store.ranked_rows(game, date):
+        for table, nickname in ranked:
             normal = table.termination == "normal"
             rows.append({"nickname": nickname or "anonymous", "score": table.margin, "par": par["margin"],
                          "versus_par": table.margin - par["margin"] if normal and table.margin is not None else None,

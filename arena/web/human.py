@@ -132,19 +132,23 @@ class HumanHost(Host):
         self.channel.on_notify(event, payload)
 
 
-def _check(name: str) -> None:
+def _channel(name: str) -> Channel:
     table = name[len(PREFIX):]
     if not table or not all(c.isalnum() or c in "-_" for c in table):
         raise ArenaError(f"seat {name!r}: a human seat is human:TABLE, the id of a table of `arena serve`")
+    channel = CHANNELS.get(table)
+    if channel is None:  # e.g. `arena play --seats human:...`: refused before the match
+        raise ArenaError(f"seat {name!r}: no such table is open here; a person plays in the browser, "
+                         "at a table of `arena serve` (docs/web.md)")
+    return channel
+
+
+def _check(name: str) -> None:
+    _channel(name)
 
 
 def _make_host(request: SeatRequest) -> Host:
-    _check(request.name)
-    channel = CHANNELS.get(request.name[len(PREFIX):])
-    if channel is None:
-        raise ArenaError(f"seat {request.name!r}: no such table is open here; a person plays in the browser, "
-                         "at a table of `arena serve` (docs/web.md)")
-    return HumanHost(channel)
+    return HumanHost(_channel(request.name))
 
 
 def _shown(value: Any) -> str:

@@ -75,7 +75,7 @@ const fiveHundred = {
     if (action.startsWith("bid ")) return fhBidLabel(action.slice(4));
     if (action.startsWith("nominate ")) {
       const s = action.slice(9);
-      return s === "none" ? "No suit" : frag("Joker is ", strain(s));
+      return s === "none" ? "Joker: no suit" : frag("Joker is ", strain(s));
     }
     if (action.startsWith("partners ")) {
       const seats = action.slice(9);

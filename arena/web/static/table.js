@@ -81,7 +81,7 @@ class TableView {
       this.pending = null;
       if (event.code >= 4000 && event.code < 5000) {
         // The server refused the table itself (not ours, unknown): retrying cannot help.
-        this.setConnection(`The server closed the table: ${event.reason || event.code}`, true);
+        this.setConnection(`The server refused this table: ${this.lastError || event.reason || `code ${event.code}`}`, true);
         return;
       }
       const wait = Math.min(5000, 300 * 2 ** this.retry++);
@@ -99,6 +99,7 @@ class TableView {
       return;
     }
     if (msg.type === "error") {
+      this.lastError = msg.message;
       this.pending = null;
       this.queue = [];
       this.flash(msg.message || "The server refused that.");
@@ -500,10 +501,6 @@ class TableView {
 
   // ------------------------------------------------------------------ keyboard and focus
 
-  actionable() {
-    return [...this.root.querySelectorAll("button:not([disabled]), a.button-link")].filter((b) => b.offsetParent !== null);
-  }
-
   focusKey() {
     const a = document.activeElement;
     if (!a || !this.root.contains(a)) return null;
@@ -563,7 +560,8 @@ class TableView {
   setConnection(text, final = false) {
     this.connection = text;
     if (!this.state) {
-      clear(this.root).appendChild(el("p", { class: final ? "error" : "loading", id: "connection" }, text || "Connected, waiting for the table…"));
+      clear(this.root).appendChild(el("div", { class: final ? "error" : "loading", id: "connection", role: final ? "alert" : "status" },
+        el("p", {}, text || "Connected, waiting for the table…"), final ? el("p", {}, el("a", { href: "#/" }, "Back to the start")) : null));
     } else {
       this.render();
     }
