@@ -190,6 +190,17 @@ def _verifies(db: Path) -> bool:
 
 
 @pytest.fixture
+def victim() -> Iterator[Any]:
+    """A process of the arena's user for the attacker to kill (never the arena itself)."""
+    import subprocess
+
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    yield process
+    process.kill()
+    process.wait(10)
+
+
+@pytest.fixture
 def other_bot(tmp_path: Path) -> Path:
     """A throwaway copy of an installed bot's source, which the attacker tries to sabotage."""
     copy = tmp_path / "installed_bot" / "random_bot.py"
@@ -246,10 +257,11 @@ def play(registry: Registry, bot: str, settings: dict[str, Any], *, isolation: s
     return Played(result, logs)
 
 
-def access_settings(tag: str, listener: Listener, db: Path, other: Path, **more: Any) -> dict[str, Any]:
+def access_settings(tag: str, listener: Listener, db: Path, other: Path, victim: Any, **more: Any) -> dict[str, Any]:
     """The settings of the access attacks (1-5) and the file-system channels (9)."""
     return {
-        "attacks": ["peek", "db", "spy_db", "other_bot", "tcp", "leftover"],
+        "victim_pid": victim.pid,
+        "attacks": ["peek", "kill", "db", "spy_db", "other_bot", "tcp", "leftover"],
         "channels": True,
         "tag": tag,
         "secret": SECRET,
@@ -271,13 +283,13 @@ def access_settings(tag: str, listener: Listener, db: Path, other: Path, **more:
 
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_process_isolation_lets_the_attacks_through(path, hostile_registry, tag, listener, results_db, other_bot,
-                                                    tmp_path):
+                                                    victim, tmp_path):
     """The control: the same attacks under ``--isolation process`` reach the arena's memory and
     environment, a copy of the results database, a copy of another bot, the listener, leave a
     sleeper running and pass the hand to the partner and to the next match through /tmp."""
     db = tmp_path / "copy.db"
     shutil.copy(results_db, db)
-    settings = access_settings(tag, listener, db, other_bot, places=["/tmp"])
+    settings = access_settings(tag, listener, db, other_bot, victim, places=["/tmp"])
     before = other_bot.read_text()
     played = play(hostile_registry, PATHS[path], settings, isolation="process", log_dir=tmp_path / "logs")
     assert played.result.termination.how != "forfeit", played.faults()
@@ -285,6 +297,7 @@ def test_process_isolation_lets_the_attacks_through(path, hostile_registry, tag,
     peek = played.report("peek")
     assert peek and all(ok for ok, _ in peek) and SECRET not in json.dumps(peek), played.logs
     assert any("the secret in /proc/" in detail for _, detail in peek)
+    assert victim.wait(10) == -signal.SIGKILL  # killed by the attacker
     assert any(ok for ok, _ in played.report("spy_db"))  # read every record (and deck) before rewriting one
     assert any(ok for ok, _ in played.report("db")) and not _verifies(db)
     assert other_bot.read_text() != before and "sabotaged" in other_bot.read_text()
@@ -328,19 +341,20 @@ def _attacker_faults(played: Played) -> list[Any]:
 
 @needs_sandbox
 @pytest.mark.parametrize("path", sorted(PATHS))
-def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listener, results_db, other_bot, tmp_path):
+def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listener, results_db, other_bot, victim,
+                                             tmp_path):
     """Memory and environment, the results database, another bot's files, the network, a leftover
     child, and cards passed to the partner and to the next match: all contained under ``sandbox``,
     each with the error it met in the bot's log."""
     real_bot = ROOT / "bots" / "random_bot.py"  # only opened for writing, never written (see the attacker)
     guarded = {p: _digest(p) for p in (results_db, other_bot, real_bot)}
-    settings = access_settings(tag, listener, results_db, other_bot, other_bot_probe=[str(real_bot)])
+    settings = access_settings(tag, listener, results_db, other_bot, victim, other_bot_probe=[str(real_bot)])
     played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs")
     assert not _attacker_faults(played), played.faults()
     assert (tmp_path / "logs" / "match-0000-seat-0.log").is_file()  # the per-match log, where it is documented
     time.sleep(1.0)  # a sleeper that escaped would have written and connected back by now (delay 0.3 s)
 
-    for attack in ("peek", "db", "spy_db", "other_bot", "tcp"):
+    for attack in ("peek", "kill", "db", "spy_db", "other_bot", "tcp"):
         reports = played.report(attack)
         assert reports, (attack, played.logs)
         assert not any(ok for ok, _ in reports), (attack, reports)
@@ -349,6 +363,7 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
     visible = [int(detail.split(" processes visible")[0].split()[-1]) for _, detail in played.report("peek")]
     assert max(visible) <= 3, visible  # its own PID namespace: its init and itself (no other bot, no arena)
     assert all("Error" in detail for attack in ("db", "spy_db", "other_bot", "tcp") for _, detail in played.report(attack))
+    assert victim.poll() is None, "the attacker killed a process outside its sandbox"
     assert {p: _digest(p) for p in guarded} == guarded, "a guarded file changed"
     assert _verifies(results_db)
     assert listener.received == [], listener.received

@@ -3,7 +3,7 @@ the other bots, as a bot author who wants to win by any means would.
 
 Which attacks it makes is ``settings["attacks"]``, names of :data:`ATTACKS` run in that order when
 the match starts (so that a seat the game never asks attacks too): ``peek`` (the arena's memory and
-environment, the other bots' processes), ``db`` (rewrite a finished result), ``spy_db`` (read every
+environment, the other bots' processes), ``kill`` (SIGKILL a process of the arena's), ``db`` (rewrite a finished result), ``spy_db`` (read every
 record and deck), ``other_bot`` (edit another bot's source), ``tcp`` (connect to 127.0.0.1),
 ``leftover`` (a double-forked sleeper), and the limit attacks. What each needs (paths, a port,
 markers) is in the settings too, as an attacker would guess them. Each attack writes one line to
@@ -180,6 +180,18 @@ def attack_peek(bot: "Attacker") -> str:
     if got:
         return report("peek", True, f"{'; '.join(got)}; {seen}")
     return report("peek", False, f"{seen}; {'; '.join(errors[:4]) or 'no secret found'}")
+
+
+def attack_kill(bot: "Attacker") -> str:
+    """SIGKILL another process of the arena's (``victim_pid``: the arena itself, another bot, ...)."""
+    pid = int(bot.settings.get("victim_pid", 0))
+    if pid <= 1:
+        return report("kill", False, f"no victim (pid {pid})")
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError as exc:
+        return report("kill", False, f"pid {pid}: {_err(exc)}")
+    return report("kill", True, f"sent SIGKILL to pid {pid}")
 
 
 # -- 2. the results database -------------------------------------------------------------------------
@@ -402,6 +414,7 @@ def _read_anywhere(bot: "Attacker", name: str) -> tuple[str, str] | None:
 
 ATTACKS: dict[str, Callable[["Attacker"], str]] = {
     "peek": attack_peek,
+    "kill": attack_kill,
     "db": attack_db,
     "spy_db": attack_spy_db,
     "other_bot": attack_other_bot,
