@@ -304,6 +304,7 @@ def test_process_isolation_lets_the_attacks_through(path, hostile_registry, tag,
     assert _eventually(lambda: b"hostile bot was here" in listener.received), listener.received
     assert _processes_with(f"hostile-sleeper-{tag}"), "the sleeper should have outlived the match"
     assert any(ok for ok, _ in played.report("share")), played.logs
+    assert any(ok for ok, _ in played.report("share_socket")), played.logs
 
     again = play(hostile_registry, PATHS[path], {**settings, "attacks": []}, isolation="process", index=1,
                  log_dir=tmp_path / "logs")
@@ -374,6 +375,8 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
     assert shares and not any(ok for ok, _ in shares), shares
     assert any("wrote ['/tmp/" in detail for _, detail in shares), shares  # it did leave notes (in its own /tmp)
     assert not any(ok for ok, _ in played.report("remember"))
+    sockets = played.report("share_socket")
+    assert sockets and not any(ok for ok, _ in sockets), sockets
 
     again = play(hostile_registry, PATHS[path], {**settings, "attacks": []}, isolation="sandbox", index=1,
                  log_dir=tmp_path / "logs")

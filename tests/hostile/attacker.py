@@ -21,7 +21,8 @@ With ``settings["channels"]``, two file-system channels run at every decision: `
 the bot's hand where its partner might read it (``/tmp``, ``/dev/shm``, ``$HOME``, its own code
 directory, its working directory; or ``settings["places"]``) and looks for the partner's;
 ``remember`` leaves the hand for the next match of the same ``tag`` and looks for what an earlier
-match left. Both are reported at the match's end.
+match left; and ``share_socket`` sends the hand to the partner's abstract Unix socket (no file: it
+lives in the network namespace). All three are reported at the match's end.
 
 This module imports nothing of the test suite (only the arena's ``Player``), so a launched program
 can import it from its own directory.
@@ -412,6 +413,11 @@ def _read_anywhere(bot: "Attacker", name: str) -> tuple[str, str] | None:
     return None
 
 
+def _abstract(tag: str, seat: int) -> bytes:
+    """An abstract Unix socket address (no file: it lives in the network namespace)."""
+    return f"\0hostile-{tag}-seat{seat}".encode()
+
+
 ATTACKS: dict[str, Callable[["Attacker"], str]] = {
     "peek": attack_peek,
     "kill": attack_kill,
@@ -446,12 +452,22 @@ class Attacker(Player):
         self.shared: list[str] = []
         self.partner_read: tuple[str, str] | None = None
         self.remembered: tuple[str, str] | None = None
+        self.inbox: socket.socket | None = None  # an abstract socket the partner may write to
+        self.socket_read: str | None = None
+        self.socket_errors: list[str] = []
 
     def start_match(self, info: MatchInfo) -> None:
         self.seat = info.seat
         self.match_id = info.match_id
         if self.channels:  # what an earlier match of this tag left behind
             self.remembered = _read_anywhere(self, f"hostile-{self.tag}-memory.txt")
+            try:
+                self.inbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                self.inbox.bind(_abstract(self.tag, self.seat))
+                self.inbox.setblocking(False)
+            except OSError as exc:
+                self.socket_errors.append(f"bind: {_err(exc)}")
+                self.inbox = None
         for name in self.attacks:  # here, so that a seat that is never asked attacks too
             began = time.perf_counter()
             ATTACKS[name](self)
@@ -464,9 +480,20 @@ class Attacker(Player):
             note = json.dumps({"seat": self.seat, "match": self.match_id, "hand": self.hand})
             self.shared = _write_everywhere(self, f"hostile-{self.tag}-seat{self.seat}.txt", note)
             _write_everywhere(self, f"hostile-{self.tag}-memory.txt", note)
+            players = int(observation.get("players") or 4)
+            try:
+                with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as out:
+                    out.sendto(note.encode(), _abstract(self.tag, (self.seat + players // 2) % players))
+            except OSError as exc:
+                self.socket_errors.append(f"send: {_err(exc)}")
         self._look_for_partner(int(observation.get("players") or 4))
 
     def _look_for_partner(self, players: int) -> None:
+        if self.inbox is not None and self.socket_read is None:
+            try:
+                self.socket_read = self.inbox.recv(4096).decode("utf-8", "replace")
+            except OSError:
+                pass
         if self.partner_read is None:
             partner = (self.seat + players // 2) % players
             self.partner_read = _read_anywhere(self, f"hostile-{self.tag}-seat{partner}.txt")
@@ -490,6 +517,12 @@ class Attacker(Player):
         else:
             report("share", False, f"seat {self.seat} found no note of its partner; wrote {self.shared}; "
                                    f"write errors: {errors}")
+        if self.socket_read is not None:
+            report("share_socket", True, f"seat {self.seat} got its partner's note on an abstract socket: "
+                                         f"{self.socket_read}")
+        else:
+            report("share_socket", False, f"seat {self.seat} got nothing on its abstract socket; errors: "
+                                          f"{'; '.join(self.socket_errors) or 'none'}")
         earlier = self.remembered
         if earlier is not None and json.loads(earlier[1]).get("match") != self.match_id:
             report("remember", True, f"seat {self.seat} in match {self.match_id} read {earlier[0]}: {earlier[1]}")
