@@ -239,12 +239,17 @@ def _log_of(host: Any) -> str:
 
 
 def play(registry: Registry, bot: str, settings: dict[str, Any], *, isolation: str, log_dir: Path, index: int = 0,
-         limits: dict[str, Any] | None = None) -> Played:
-    """One match: the attacker in seats 0 and 2 (partners), random bots in 1 and 3; each bot's log
-    kept in ``log_dir`` (``match-NNNN-seat-S.log``)."""
-    spec = MatchSpec.single(GAME, [bot, "random", bot, "random"], seed="hostile", index=index, options=OPTIONS,
-                            settings=[settings, {}, settings, {}], isolation=isolation,
-                            time_control=TimeControl(per_decision=30.0))
+         limits: dict[str, Any] | None = None, partners: bool = True) -> Played:
+    """One match: the attacker in seats 0 and 2 (partners), random bots in 1 and 3; or, without
+    ``partners``, the toy game's two seats: the attacker and a random bot (half the processes to
+    start, for the attacks that need no partner). Each bot's log is kept in ``log_dir``
+    (``match-NNNN-seat-S.log``)."""
+    if partners:
+        game_name, options, bots, seat_settings = GAME, OPTIONS, [bot, "random", bot, "random"], [settings, {}, settings, {}]
+    else:
+        game_name, options, bots, seat_settings = "toy", {"target": 1}, [bot, "random"], [settings, {}]
+    spec = MatchSpec.single(game_name, bots, seed="hostile", index=index, options=options, settings=seat_settings,
+                            isolation=isolation, time_control=TimeControl(per_decision=30.0))
     spec = MatchSpec.from_dict({**spec.as_dict(), "log_dir": str(log_dir), "limits": dict(limits or {})})
     game = registry.game(spec.game, spec.options)
     with open_hosts(registry, spec, game) as hosts:
@@ -395,7 +400,7 @@ def test_sandbox_limits_stop_the_attack_and_name_the_limit(path, attack, hostile
     more, cause, limits = LIMIT_ATTACKS[attack]
     settings = {"attacks": [attack], "tag": tag, **more}
     played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs",
-                  limits={**LIMITS, **limits})
+                  limits={**LIMITS, **limits}, partners=False)
     faults = _attacker_faults(played)
     assert faults, (played.faults(), played.logs)
     assert faults[0].kind.value == "crash" and all(words in faults[0].message for words in cause), played.faults()
@@ -432,7 +437,7 @@ def test_sandbox_cgroup_memory_limit_kills_a_bot_that_touches_too_much(path, hos
     killed; the fault names the cgroup's memory limit."""
     settings = {"attacks": ["memory"], "tag": tag, "memory_mb": 1024}
     played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs",
-                  limits={**LIMITS, "address_space": "8 GiB", "memory": "256 MiB"})
+                  limits={**LIMITS, "address_space": "8 GiB", "memory": "256 MiB"}, partners=False)
     faults = _attacker_faults(played)
     assert faults and faults[0].kind.value == "crash", played.faults()
     assert "memory limit of 256 MiB" in faults[0].message, played.faults()
@@ -475,7 +480,7 @@ def test_sandbox_a_command_cannot_read_the_results_its_command_line_names(shape,
     else:
         command = f"cmd:{sys.executable} -c {shlex.quote(SPY_INLINE)} {db}"
         settings = {}
-    played = play(hostile_registry, command, settings, isolation="sandbox", log_dir=tmp_path / "logs")
+    played = play(hostile_registry, command, settings, isolation="sandbox", log_dir=tmp_path / "logs", partners=False)
     if shape == "script-then-db":
         assert played.report("db") and not any(ok for ok, _ in played.report("db"))
     spied = played.report("spy_db")
