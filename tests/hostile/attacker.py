@@ -268,25 +268,32 @@ def attack_tcp(bot: "Attacker") -> str:
 
 # -- 5. a child that outlives the match ------------------------------------------------------------
 
+# The double fork, run in a fresh interpreter (subprocess forks and execs without running Python
+# in the child, which is what a threaded process such as a gRPC server may safely do): a child in
+# a new session forks the sleeper and exits at once, so the sleeper has no parent the bot waits for.
+DOUBLE_FORK = """
+import os, sys
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv(sys.executable, [sys.executable] + sys.argv[1:])
+    os._exit(0)
+os.wait()
+"""
+
+
 def attack_leftover(bot: "Attacker") -> str:
+    import subprocess
+
     marker = str(bot.settings.get("leftover_marker", "hostile-sleeper"))
     path = str(bot.settings.get("leftover_file", ""))
     port = str(int(bot.settings.get("leftover_port", 0)))
     lifetime = str(float(bot.settings.get("leftover_lifetime", 30)))
     delay = str(float(bot.settings.get("leftover_delay", 2)))
-    argv = [sys.executable, "-c", SLEEPER, marker, path, port, lifetime, delay]
+    argv = [sys.executable, "-c", DOUBLE_FORK, "-c", SLEEPER, marker, path, port, lifetime, delay]
     try:
-        child = os.fork()
-        if child == 0:  # the double fork: a new session, then a grandchild the bot never waits for
-            try:
-                os.setsid()
-                if os.fork() == 0:
-                    os.closerange(3, 1024)
-                    os.execv(sys.executable, argv)
-            finally:
-                os._exit(0)
-        os.waitpid(child, 0)
-    except OSError as exc:
+        subprocess.run(argv, stdin=subprocess.DEVNULL, close_fds=True, timeout=30, check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
         return report("leftover", False, _err(exc))
     return report("leftover", True, f"a sleeper {marker} started (it should die with the match)")
 
