@@ -190,6 +190,17 @@ def _verifies(db: Path) -> bool:
 
 
 @pytest.fixture
+def victim() -> Iterator[Any]:
+    """A process of the arena's user for the attacker to kill (never the arena itself)."""
+    import subprocess
+
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    yield process
+    process.kill()
+    process.wait(10)
+
+
+@pytest.fixture
 def other_bot(tmp_path: Path) -> Path:
     """A throwaway copy of an installed bot's source, which the attacker tries to sabotage."""
     copy = tmp_path / "installed_bot" / "random_bot.py"
@@ -228,12 +239,17 @@ def _log_of(host: Any) -> str:
 
 
 def play(registry: Registry, bot: str, settings: dict[str, Any], *, isolation: str, log_dir: Path, index: int = 0,
-         limits: dict[str, Any] | None = None) -> Played:
-    """One match: the attacker in seats 0 and 2 (partners), random bots in 1 and 3; each bot's log
-    kept in ``log_dir`` (``match-NNNN-seat-S.log``)."""
-    spec = MatchSpec.single(GAME, [bot, "random", bot, "random"], seed="hostile", index=index, options=OPTIONS,
-                            settings=[settings, {}, settings, {}], isolation=isolation,
-                            time_control=TimeControl(per_decision=30.0))
+         limits: dict[str, Any] | None = None, partners: bool = True) -> Played:
+    """One match: the attacker in seats 0 and 2 (partners), random bots in 1 and 3; or, without
+    ``partners``, the toy game's two seats: the attacker and a random bot (half the processes to
+    start, for the attacks that need no partner). Each bot's log is kept in ``log_dir``
+    (``match-NNNN-seat-S.log``)."""
+    if partners:
+        game_name, options, bots, seat_settings = GAME, OPTIONS, [bot, "random", bot, "random"], [settings, {}, settings, {}]
+    else:
+        game_name, options, bots, seat_settings = "toy", {"target": 1}, [bot, "random"], [settings, {}]
+    spec = MatchSpec.single(game_name, bots, seed="hostile", index=index, options=options, settings=seat_settings,
+                            isolation=isolation, time_control=TimeControl(per_decision=30.0))
     spec = MatchSpec.from_dict({**spec.as_dict(), "log_dir": str(log_dir), "limits": dict(limits or {})})
     game = registry.game(spec.game, spec.options)
     with open_hosts(registry, spec, game) as hosts:
@@ -246,10 +262,11 @@ def play(registry: Registry, bot: str, settings: dict[str, Any], *, isolation: s
     return Played(result, logs)
 
 
-def access_settings(tag: str, listener: Listener, db: Path, other: Path, **more: Any) -> dict[str, Any]:
+def access_settings(tag: str, listener: Listener, db: Path, other: Path, victim: Any, **more: Any) -> dict[str, Any]:
     """The settings of the access attacks (1-5) and the file-system channels (9)."""
     return {
-        "attacks": ["peek", "db", "spy_db", "other_bot", "tcp", "leftover"],
+        "victim_pid": victim.pid,
+        "attacks": ["peek", "kill", "db", "spy_db", "other_bot", "tcp", "leftover"],
         "channels": True,
         "tag": tag,
         "secret": SECRET,
@@ -271,13 +288,13 @@ def access_settings(tag: str, listener: Listener, db: Path, other: Path, **more:
 
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_process_isolation_lets_the_attacks_through(path, hostile_registry, tag, listener, results_db, other_bot,
-                                                    tmp_path):
+                                                    victim, tmp_path):
     """The control: the same attacks under ``--isolation process`` reach the arena's memory and
     environment, a copy of the results database, a copy of another bot, the listener, leave a
     sleeper running and pass the hand to the partner and to the next match through /tmp."""
     db = tmp_path / "copy.db"
     shutil.copy(results_db, db)
-    settings = access_settings(tag, listener, db, other_bot, places=["/tmp"])
+    settings = access_settings(tag, listener, db, other_bot, victim, places=["/tmp"])
     before = other_bot.read_text()
     played = play(hostile_registry, PATHS[path], settings, isolation="process", log_dir=tmp_path / "logs")
     assert played.result.termination.how != "forfeit", played.faults()
@@ -285,12 +302,14 @@ def test_process_isolation_lets_the_attacks_through(path, hostile_registry, tag,
     peek = played.report("peek")
     assert peek and all(ok for ok, _ in peek) and SECRET not in json.dumps(peek), played.logs
     assert any("the secret in /proc/" in detail for _, detail in peek)
+    assert victim.wait(10) == -signal.SIGKILL  # killed by the attacker
     assert any(ok for ok, _ in played.report("spy_db"))  # read every record (and deck) before rewriting one
     assert any(ok for ok, _ in played.report("db")) and not _verifies(db)
     assert other_bot.read_text() != before and "sabotaged" in other_bot.read_text()
     assert _eventually(lambda: b"hostile bot was here" in listener.received), listener.received
     assert _processes_with(f"hostile-sleeper-{tag}"), "the sleeper should have outlived the match"
     assert any(ok for ok, _ in played.report("share")), played.logs
+    assert any(ok for ok, _ in played.report("share_socket")), played.logs
 
     again = play(hostile_registry, PATHS[path], {**settings, "attacks": []}, isolation="process", index=1,
                  log_dir=tmp_path / "logs")
@@ -328,19 +347,20 @@ def _attacker_faults(played: Played) -> list[Any]:
 
 @needs_sandbox
 @pytest.mark.parametrize("path", sorted(PATHS))
-def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listener, results_db, other_bot, tmp_path):
+def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listener, results_db, other_bot, victim,
+                                             tmp_path):
     """Memory and environment, the results database, another bot's files, the network, a leftover
     child, and cards passed to the partner and to the next match: all contained under ``sandbox``,
     each with the error it met in the bot's log."""
     real_bot = ROOT / "bots" / "random_bot.py"  # only opened for writing, never written (see the attacker)
     guarded = {p: _digest(p) for p in (results_db, other_bot, real_bot)}
-    settings = access_settings(tag, listener, results_db, other_bot, other_bot_probe=[str(real_bot)])
+    settings = access_settings(tag, listener, results_db, other_bot, victim, other_bot_probe=[str(real_bot)])
     played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs")
     assert not _attacker_faults(played), played.faults()
     assert (tmp_path / "logs" / "match-0000-seat-0.log").is_file()  # the per-match log, where it is documented
     time.sleep(1.0)  # a sleeper that escaped would have written and connected back by now (delay 0.3 s)
 
-    for attack in ("peek", "db", "spy_db", "other_bot", "tcp"):
+    for attack in ("peek", "kill", "db", "spy_db", "other_bot", "tcp"):
         reports = played.report(attack)
         assert reports, (attack, played.logs)
         assert not any(ok for ok, _ in reports), (attack, reports)
@@ -349,6 +369,7 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
     visible = [int(detail.split(" processes visible")[0].split()[-1]) for _, detail in played.report("peek")]
     assert max(visible) <= 3, visible  # its own PID namespace: its init and itself (no other bot, no arena)
     assert all("Error" in detail for attack in ("db", "spy_db", "other_bot", "tcp") for _, detail in played.report(attack))
+    assert victim.poll() is None, "the attacker killed a process outside its sandbox"
     assert {p: _digest(p) for p in guarded} == guarded, "a guarded file changed"
     assert _verifies(results_db)
     assert listener.received == [], listener.received
@@ -359,6 +380,8 @@ def test_sandbox_contains_the_access_attacks(path, hostile_registry, tag, listen
     assert shares and not any(ok for ok, _ in shares), shares
     assert any("wrote ['/tmp/" in detail for _, detail in shares), shares  # it did leave notes (in its own /tmp)
     assert not any(ok for ok, _ in played.report("remember"))
+    sockets = played.report("share_socket")
+    assert sockets and not any(ok for ok, _ in sockets), sockets
 
     again = play(hostile_registry, PATHS[path], {**settings, "attacks": []}, isolation="sandbox", index=1,
                  log_dir=tmp_path / "logs")
@@ -377,7 +400,7 @@ def test_sandbox_limits_stop_the_attack_and_name_the_limit(path, attack, hostile
     more, cause, limits = LIMIT_ATTACKS[attack]
     settings = {"attacks": [attack], "tag": tag, **more}
     played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs",
-                  limits={**LIMITS, **limits})
+                  limits={**LIMITS, **limits}, partners=False)
     faults = _attacker_faults(played)
     assert faults, (played.faults(), played.logs)
     assert faults[0].kind.value == "crash" and all(words in faults[0].message for words in cause), played.faults()
@@ -414,7 +437,7 @@ def test_sandbox_cgroup_memory_limit_kills_a_bot_that_touches_too_much(path, hos
     killed; the fault names the cgroup's memory limit."""
     settings = {"attacks": ["memory"], "tag": tag, "memory_mb": 1024}
     played = play(hostile_registry, PATHS[path], settings, isolation="sandbox", log_dir=tmp_path / "logs",
-                  limits={**LIMITS, "address_space": "8 GiB", "memory": "256 MiB"})
+                  limits={**LIMITS, "address_space": "8 GiB", "memory": "256 MiB"}, partners=False)
     faults = _attacker_faults(played)
     assert faults and faults[0].kind.value == "crash", played.faults()
     assert "memory limit of 256 MiB" in faults[0].message, played.faults()
@@ -457,7 +480,7 @@ def test_sandbox_a_command_cannot_read_the_results_its_command_line_names(shape,
     else:
         command = f"cmd:{sys.executable} -c {shlex.quote(SPY_INLINE)} {db}"
         settings = {}
-    played = play(hostile_registry, command, settings, isolation="sandbox", log_dir=tmp_path / "logs")
+    played = play(hostile_registry, command, settings, isolation="sandbox", log_dir=tmp_path / "logs", partners=False)
     if shape == "script-then-db":
         assert played.report("db") and not any(ok for ok, _ in played.report("db"))
     spied = played.report("spy_db")

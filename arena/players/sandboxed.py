@@ -164,13 +164,16 @@ class SandboxCommandHost(CommandHost):
             self.socket_dir = None
 
 
+_RESULTS = (".db", ".db-wal", ".db-shm", "_logs")  # a results database, its journal, a run's logs
+
+
 def _holds_results(directory: str) -> bool:
     """A directory with a results database (or its journal) or the arena's run logs in it."""
     try:
         names = os.listdir(directory)
     except OSError:
-        return True  # cannot tell: show the file alone
-    return any(name.endswith((".db", ".db-wal", ".db-shm", "_logs")) for name in names)
+        return True  # cannot tell: treat it as one
+    return any(name.endswith(_RESULTS) for name in names)
 
 
 def _is_arena_python(path: str) -> bool:
@@ -191,8 +194,9 @@ def _is_arena_python(path: str) -> bool:
 def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str, str], str, str]:
     """(binds, env, chdir, executable) of a sandboxed command, read-only: its executable's directory
     and its script's (the first argument that is a file: ``node bot.js``, ``python bot.py``); only
-    the file itself where that directory is the arena's working directory or above it, or holds a
-    results database (a script in a checkout must not show the checkout's results); a ``cwd``; a
+    the file itself where that directory is the arena's working directory or above it (a script in
+    a checkout must not show the checkout's results); nothing of a directory that holds a results
+    database or a run's logs (but the executable itself, which must be seen to run); a ``cwd``; a
     Python command also gets the Python installation and the arena's runtime. Other arguments that
     name files are not shown: a command line cannot open the arena's files to its program."""
     import sys
@@ -215,9 +219,12 @@ def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str
         shown.add(path)
         binds.extend(["--ro-bind", path, path])
 
-    def directory_of(path: str) -> None:
+    def directory_of(path: str, program: bool = True) -> None:
         directory = os.path.dirname(os.path.abspath(path))
-        if here == directory or here.startswith(directory + os.sep) or directory in ("/", "") or _holds_results(directory):
+        if _holds_results(directory) or path.endswith(_RESULTS):
+            if program:  # the executable itself must be seen to run; a script there is not shown at all
+                show(path)
+        elif here == directory or here.startswith(directory + os.sep) or directory in ("/", ""):
             show(path)
         else:
             show(directory)
@@ -228,7 +235,7 @@ def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str
     for word in words[1:]:
         candidate = word if os.path.isabs(word) else os.path.join(here, word)
         if os.path.isfile(candidate):
-            directory_of(candidate)  # the script: the program's own directory
+            directory_of(candidate, program=False)  # the script: the program's own directory
             break
     if cwd:
         show(here)

@@ -3,7 +3,7 @@ the other bots, as a bot author who wants to win by any means would.
 
 Which attacks it makes is ``settings["attacks"]``, names of :data:`ATTACKS` run in that order when
 the match starts (so that a seat the game never asks attacks too): ``peek`` (the arena's memory and
-environment, the other bots' processes), ``db`` (rewrite a finished result), ``spy_db`` (read every
+environment, the other bots' processes), ``kill`` (SIGKILL a process of the arena's), ``db`` (rewrite a finished result), ``spy_db`` (read every
 record and deck), ``other_bot`` (edit another bot's source), ``tcp`` (connect to 127.0.0.1),
 ``leftover`` (a double-forked sleeper), and the limit attacks. What each needs (paths, a port,
 markers) is in the settings too, as an attacker would guess them. Each attack writes one line to
@@ -21,7 +21,8 @@ With ``settings["channels"]``, two file-system channels run at every decision: `
 the bot's hand where its partner might read it (``/tmp``, ``/dev/shm``, ``$HOME``, its own code
 directory, its working directory; or ``settings["places"]``) and looks for the partner's;
 ``remember`` leaves the hand for the next match of the same ``tag`` and looks for what an earlier
-match left. Both are reported at the match's end.
+match left; and ``share_socket`` sends the hand to the partner's abstract Unix socket (no file: it
+lives in the network namespace). All three are reported at the match's end.
 
 This module imports nothing of the test suite (only the arena's ``Player``), so a launched program
 can import it from its own directory.
@@ -151,6 +152,9 @@ def _read_memory(pid: int, needle: bytes, own_hand: set[str]) -> tuple[bool, set
 
 
 def attack_peek(bot: "Attacker") -> str:
+    """The environment of every process of the arena's tree, and the memory of the arena and of
+    this process's parent. (Another bot's memory is readable the same way, but reading a gRPC
+    server's while it starts once left it dead of an epoll error: not this test's business.)"""
     secret = str(bot.settings.get("secret", ""))
     arena = int(bot.settings.get("target_pid") or 0)
     pids, visible = _targets(arena)
@@ -165,6 +169,8 @@ def attack_peek(bot: "Attacker") -> str:
         else:
             if secret and secret.encode() in environ:
                 got.append(f"the secret in /proc/{pid}/environ")
+        if pid not in (arena, os.getppid()):  # the other bots: their environment is enough (see below)
+            continue
         try:
             found, hands, how = _read_memory(pid, secret.encode(), set(bot.hand))
         except OSError as exc:
@@ -180,6 +186,18 @@ def attack_peek(bot: "Attacker") -> str:
     if got:
         return report("peek", True, f"{'; '.join(got)}; {seen}")
     return report("peek", False, f"{seen}; {'; '.join(errors[:4]) or 'no secret found'}")
+
+
+def attack_kill(bot: "Attacker") -> str:
+    """SIGKILL another process of the arena's (``victim_pid``: the arena itself, another bot, ...)."""
+    pid = int(bot.settings.get("victim_pid", 0))
+    if pid <= 1:
+        return report("kill", False, f"no victim (pid {pid})")
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError as exc:
+        return report("kill", False, f"pid {pid}: {_err(exc)}")
+    return report("kill", True, f"sent SIGKILL to pid {pid}")
 
 
 # -- 2. the results database -------------------------------------------------------------------------
@@ -255,25 +273,32 @@ def attack_tcp(bot: "Attacker") -> str:
 
 # -- 5. a child that outlives the match ------------------------------------------------------------
 
+# The double fork, run in a fresh interpreter (subprocess forks and execs without running Python
+# in the child, which is what a threaded process such as a gRPC server may safely do): a child in
+# a new session forks the sleeper and exits at once, so the sleeper has no parent the bot waits for.
+DOUBLE_FORK = """
+import os, sys
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv(sys.executable, [sys.executable] + sys.argv[1:])
+    os._exit(0)
+os.wait()
+"""
+
+
 def attack_leftover(bot: "Attacker") -> str:
+    import subprocess
+
     marker = str(bot.settings.get("leftover_marker", "hostile-sleeper"))
     path = str(bot.settings.get("leftover_file", ""))
     port = str(int(bot.settings.get("leftover_port", 0)))
     lifetime = str(float(bot.settings.get("leftover_lifetime", 30)))
     delay = str(float(bot.settings.get("leftover_delay", 2)))
-    argv = [sys.executable, "-c", SLEEPER, marker, path, port, lifetime, delay]
+    argv = [sys.executable, "-c", DOUBLE_FORK, "-c", SLEEPER, marker, path, port, lifetime, delay]
     try:
-        child = os.fork()
-        if child == 0:  # the double fork: a new session, then a grandchild the bot never waits for
-            try:
-                os.setsid()
-                if os.fork() == 0:
-                    os.closerange(3, 1024)
-                    os.execv(sys.executable, argv)
-            finally:
-                os._exit(0)
-        os.waitpid(child, 0)
-    except OSError as exc:
+        subprocess.run(argv, stdin=subprocess.DEVNULL, close_fds=True, timeout=30, check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
         return report("leftover", False, _err(exc))
     return report("leftover", True, f"a sleeper {marker} started (it should die with the match)")
 
@@ -400,8 +425,14 @@ def _read_anywhere(bot: "Attacker", name: str) -> tuple[str, str] | None:
     return None
 
 
+def _abstract(tag: str, seat: int) -> bytes:
+    """An abstract Unix socket address (no file: it lives in the network namespace)."""
+    return f"\0hostile-{tag}-seat{seat}".encode()
+
+
 ATTACKS: dict[str, Callable[["Attacker"], str]] = {
     "peek": attack_peek,
+    "kill": attack_kill,
     "db": attack_db,
     "spy_db": attack_spy_db,
     "other_bot": attack_other_bot,
@@ -433,12 +464,22 @@ class Attacker(Player):
         self.shared: list[str] = []
         self.partner_read: tuple[str, str] | None = None
         self.remembered: tuple[str, str] | None = None
+        self.inbox: socket.socket | None = None  # an abstract socket the partner may write to
+        self.socket_read: str | None = None
+        self.socket_errors: list[str] = []
 
     def start_match(self, info: MatchInfo) -> None:
         self.seat = info.seat
         self.match_id = info.match_id
         if self.channels:  # what an earlier match of this tag left behind
             self.remembered = _read_anywhere(self, f"hostile-{self.tag}-memory.txt")
+            try:
+                self.inbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                self.inbox.bind(_abstract(self.tag, self.seat))
+                self.inbox.setblocking(False)
+            except OSError as exc:
+                self.socket_errors.append(f"bind: {_err(exc)}")
+                self.inbox = None
         for name in self.attacks:  # here, so that a seat that is never asked attacks too
             began = time.perf_counter()
             ATTACKS[name](self)
@@ -451,9 +492,20 @@ class Attacker(Player):
             note = json.dumps({"seat": self.seat, "match": self.match_id, "hand": self.hand})
             self.shared = _write_everywhere(self, f"hostile-{self.tag}-seat{self.seat}.txt", note)
             _write_everywhere(self, f"hostile-{self.tag}-memory.txt", note)
+            players = int(observation.get("players") or 4)
+            try:
+                with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as out:
+                    out.sendto(note.encode(), _abstract(self.tag, (self.seat + players // 2) % players))
+            except OSError as exc:
+                self.socket_errors.append(f"send: {_err(exc)}")
         self._look_for_partner(int(observation.get("players") or 4))
 
     def _look_for_partner(self, players: int) -> None:
+        if self.inbox is not None and self.socket_read is None:
+            try:
+                self.socket_read = self.inbox.recv(4096).decode("utf-8", "replace")
+            except OSError:
+                pass
         if self.partner_read is None:
             partner = (self.seat + players // 2) % players
             self.partner_read = _read_anywhere(self, f"hostile-{self.tag}-seat{partner}.txt")
@@ -477,6 +529,12 @@ class Attacker(Player):
         else:
             report("share", False, f"seat {self.seat} found no note of its partner; wrote {self.shared}; "
                                    f"write errors: {errors}")
+        if self.socket_read is not None:
+            report("share_socket", True, f"seat {self.seat} got its partner's note on an abstract socket: "
+                                         f"{self.socket_read}")
+        else:
+            report("share_socket", False, f"seat {self.seat} got nothing on its abstract socket; errors: "
+                                          f"{'; '.join(self.socket_errors) or 'none'}")
         earlier = self.remembered
         if earlier is not None and json.loads(earlier[1]).get("match") != self.match_id:
             report("remember", True, f"seat {self.seat} in match {self.match_id} read {earlier[0]}: {earlier[1]}")
