@@ -456,12 +456,7 @@ SPY_INLINE = ("import sqlite3, sys\n"
 
 
 @needs_sandbox
-@pytest.mark.parametrize("shape", [
-    "script-then-db",
-    pytest.param("db-first", marks=pytest.mark.xfail(strict=True, reason=(
-        "known hole, reported to the sandbox's core: a command without a script file (python -c CODE) has "
-        "the results database as its first file argument, which is shown to it (as the one file)"))),
-])
+@pytest.mark.parametrize("shape", ["script-then-db", "db-first"])
 def test_sandbox_a_command_cannot_read_the_results_its_command_line_names(shape, hostile_registry, results_db,
                                                                            tmp_path):
     """A submitted command line may name any file: ``cmd:python cmd_bot.py results/x.db`` or
