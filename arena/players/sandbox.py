@@ -39,6 +39,7 @@ from typing import Any, Iterable, Mapping
 
 from arena.errors import ArenaError
 from arena.players.limits import Cgroup, Limits, explain, rlimits
+from arena.players.trust import ARENA_DISTRIBUTION
 
 PACKAGE = "bubblewrap"
 SITE = "/sandbox/site"  # where the bot's Python packages appear inside (its PYTHONPATH)
@@ -46,7 +47,6 @@ SOCKET_DIR = "/run/arena"  # where a sandboxed command's socket directory appear
 SOCKET_NAME = "bot.sock"
 UID_BASE = 200_000  # the first outside uid a sandboxed bot runs as when the arena is root
 UID_SPAN = 100_000
-ARENA_DISTRIBUTION = "trick-arena"
 _serial = itertools.count()
 
 
