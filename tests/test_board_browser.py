@@ -3,7 +3,6 @@ Playwright with its executable path set; Playwright's own browser download does 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,8 @@ from arena import board
 from arena.store import Store
 from arena.tournaments import config as tconfig
 from arena.tournaments import runner
+from tests.browser_support import launch, needs_chromium
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
 
 TOURNAMENT = """
@@ -42,7 +41,7 @@ max_faults = 2
 """
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (make test installs it: scripts/system-packages)")
+@needs_chromium
 def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
     path = tmp_path / "t.toml"
     path.write_text(TOURNAMENT)
@@ -54,11 +53,7 @@ def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
     page = tmp_path / "board.html"
     page.write_text(board.html_page(data))
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"],
-        )
+        browser = launch(p)
         try:
             view = browser.new_page(viewport={"width": 1200, "height": 900})
             view.goto(page.as_uri())
@@ -81,7 +76,7 @@ def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
     assert (tmp_path / "board.png").stat().st_size > 10_000
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (make test installs it: scripts/system-packages)")
+@needs_chromium
 def test_from_the_board_a_click_opens_a_replay_that_steps_card_by_card(tmp_path, registry):
     from arena.cli import _show_board
 
@@ -95,11 +90,7 @@ def test_from_the_board_a_click_opens_a_replay_that_steps_card_by_card(tmp_path,
     finally:
         store.close()
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"],
-        )
+        browser = launch(p)
         try:
             view = browser.new_page(viewport={"width": 1200, "height": 900})
             view.goto(page.as_uri())

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime
 import json
 import re
-import shutil
 import socket
 import threading
 import time
@@ -24,15 +23,12 @@ from arena.plugins import get_registry
 from arena.web import daily
 from arena.web.app import create_app
 from arena.web.store import WebStore
+from tests.browser_support import launch, needs_chromium
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
 uvicorn = pytest.importorskip("uvicorn", reason="uvicorn serves the page")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="needs Debian's chromium (make test installs it: scripts/system-packages)")
+pytestmark = needs_chromium
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 WAIT = 30_000  # ms: a bound on any one step (the bots play with no pace; the machine may be busy)
 ACT = "#decisions [data-action], #hand [data-action]"
 OFFERED = """() => [...document.querySelectorAll("[data-action]")].map(e => e.dataset.action)
@@ -79,7 +75,7 @@ def base_url(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     with playwright.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        launched = launch(p)
         yield launched
         launched.close()
 
