@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -451,8 +451,10 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
 # -- the application ------------------------------------------------------------------------------
 def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float = 0.4, human_time: float = 1800.0,
                today: Callable[[], datetime.date] = daily.utc_today,
-               new_seed: Callable[[], int] = lambda: secrets.randbits(63)) -> Starlette:
-    """The application on the store ``db``: unfinished tables resume when it starts up."""
+               new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+               extra_routes: list[BaseRoute] | None = None) -> Starlette:
+    """The application on the store ``db``: unfinished tables resume when it starts up.
+    ``extra_routes`` (e.g. `arena ladder`'s pages and API) are matched before the tables' own."""
     if registry is None:
         from arena.plugins import get_registry
 
@@ -469,7 +471,8 @@ def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float =
         finally:
             server.close()
 
-    routes = [
+    routes: list[BaseRoute] = [
+        *(extra_routes or []),
         Route("/", index),
         Route("/api/me", me, methods=["GET", "POST"]),
         Route("/api/games", games),
