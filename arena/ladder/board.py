@@ -1,0 +1,333 @@
+"""The ladder's live board and bot pages, as data (JSON for the API, rendered by the pages in
+arena/ladder/static/). Presentation only: every number is read from the ladder's store (A's
+ratings, the stored deal sets and their matches' results); nothing here writes.
+
+A version's rating is shown as TrueSkill's conservative mu - 3 sigma, with the interval mu +- 2
+sigma (about 95%). A deal set is won, drawn or lost against an opponent by the sum of the two
+sides' duplicate margins over the deal set's rotations (arena.rating.duplicate_margins), the same
+unit the ratings are updated from.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any, Iterable, Mapping, Protocol
+
+from arena import rating
+
+RECENT_DEAL_SETS = 20  # on a bot's page
+ALL_DEAL_SETS = 1_000_000  # head to head reads every deal set of a version
+RANKED = ("active", "probation")  # retired, refused and validating versions are listed, unranked
+Z = 2.0  # the interval's half width in sigmas
+
+
+class BoardStore(Protocol):
+    """The reads of arena.ladder.store.LadderStore the board uses."""
+
+    def ladders(self) -> list[str]: ...
+    def ratings(self, ladder: str) -> list[dict[str, Any]]: ...
+    def version(self, version_id: int) -> dict[str, Any] | None: ...
+    def versions(self, bot: str | None = None, status: str | None = None) -> list[dict[str, Any]]: ...
+    def bot(self, name: str) -> dict[str, Any] | None: ...
+    def history(self, version: int) -> list[dict[str, Any]]: ...
+    def deal_sets(self, version: int | None = None, ladder: str | None = None, limit: int = 50) -> list[dict[str, Any]]: ...
+    def match(self, match_id: int) -> dict[str, Any] | None: ...
+    def changes(self) -> int: ...
+
+
+# -- small pieces ---------------------------------------------------------------------------------
+def _json(value: Any, default: Any) -> Any:
+    """A column the store may hand back as JSON text or already decoded."""
+    if value is None:
+        return default
+    if isinstance(value, (str, bytes)):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return default
+    return value
+
+
+def conservative(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def label(version: Mapping[str, Any]) -> str:
+    """How a version is named on the pages: ``bot v2``."""
+    return f"{version['bot']} v{version['number']}"
+
+
+def ladder_game(ladder: str) -> tuple[str, int]:
+    """``"five_hundred/4"`` -> ("five_hundred", 4)."""
+    game, _, players = ladder.partition("/")
+    return game, int(players) if players.isdigit() else 0
+
+
+def _games(version: Mapping[str, Any]) -> list[str]:
+    return [str(g) for g in _json(version.get("games"), [])]
+
+
+def replay_url(match_id: int) -> str:
+    return f"/ladder/matches/{match_id}/replay"
+
+
+class _Versions:
+    """Versions by id, read from the store once each (a board reads each version many times)."""
+
+    def __init__(self, store: BoardStore):
+        self.store = store
+        self.cache: dict[int, dict[str, Any] | None] = {}
+
+    def get(self, version_id: int) -> dict[str, Any] | None:
+        if version_id not in self.cache:
+            self.cache[version_id] = self.store.version(version_id)
+        return self.cache[version_id]
+
+    def author(self, version: Mapping[str, Any]) -> str:
+        if "author" in version:
+            return str(version["author"])
+        bot = self.store.bot(version["bot"])
+        return str(bot["author"]) if bot else ""
+
+
+# -- one deal set ---------------------------------------------------------------------------------
+def _result(match: Mapping[str, Any]) -> dict[str, Any] | None:
+    return _json(match.get("result"), None)
+
+
+def _spec(match: Mapping[str, Any]) -> dict[str, Any]:
+    return _json(match.get("spec"), {})
+
+
+def version_of_seat(spec: Mapping[str, Any], seat: int, lineup: list[dict[str, Any] | None]) -> int | None:
+    """The version (id) that played ``seat`` of a match of a deal set whose lineup's versions are
+    ``lineup``: the one whose seat kind the spec's ``bots`` names there (a version is in a lineup
+    once), else the lineup entry the spec's ``seats`` name; None when neither says."""
+    bots, seats, names = list(spec.get("bots") or []), list(spec.get("seats") or []), list(spec.get("lineup") or [])
+    if not 0 <= seat < max(len(bots), len(seats)):
+        return None
+    if seat < len(bots):
+        found = [v for v in lineup if v is not None and v.get("seat") == bots[seat]]
+        if len(found) == 1:
+            return int(found[0]["id"])
+    if seat < len(seats) and seats[seat] in names:
+        index = names.index(seats[seat])
+        entry = lineup[index] if index < len(lineup) else None
+        return int(entry["id"]) if entry is not None else None
+    return None
+
+
+def deal_set_margins(matches: Iterable[Mapping[str, Any]], sides: int) -> list[float] | None:
+    """Each lineup entry's duplicate margin summed over the deal set's rotations; None until every
+    match has a result. Entry i holds side (i - rotation) mod k in a rotation (arena.tournaments.schedule)."""
+    pairs = []
+    for match in matches:
+        result = _result(match)
+        if result is None:
+            return None
+        pairs.append((_spec(match), result))
+    if not pairs:
+        return None
+    penalty = rating.forfeit_penalty(pairs)
+    totals = [0.0] * sides
+    for spec, result in pairs:
+        margins = rating.duplicate_margins(spec, result, penalty)
+        rotation = int(spec.get("rotation", 0))
+        for entry in range(sides):
+            totals[entry] += margins[(entry - rotation) % sides]
+    return totals
+
+
+def fault_rows(deal_set: Mapping[str, Any], versions: "_Versions") -> list[dict[str, Any]]:
+    """The faults of a deal set's matches, each with the version at fault and its cause (the
+    referee's recorded kind and message)."""
+    lineup = [versions.get(int(v)) for v in _json(deal_set.get("lineup"), [])]
+    rows = []
+    for match in deal_set.get("matches") or []:
+        result = _result(match)
+        if not result:
+            continue
+        spec = _spec(match)
+        for fault in result.get("faults") or []:
+            rows.append({"match": match["id"], "deal_set": deal_set["id"], "ladder": deal_set.get("ladder"),
+                         "version": version_of_seat(spec, int(fault.get("seat", -1)), lineup),
+                         "seat": fault.get("seat"), "kind": fault.get("kind"),
+                         "message": fault.get("message", ""), "hand": fault.get("hand"),
+                         "response": fault.get("response"), "at": match.get("finished"),
+                         "replay": replay_url(match["id"])})
+    return rows
+
+
+def _outcome(mine: float, theirs: float) -> str:
+    if abs(mine - theirs) < 1e-9:
+        return "drawn"
+    return "won" if mine > theirs else "lost"
+
+
+# -- the board ------------------------------------------------------------------------------------
+def board(store: BoardStore, ladder: str, ladders: list[str] | None = None) -> dict[str, Any]:
+    """One ladder's board: its versions ranked by mu - 3 sigma (active and on probation; retired,
+    refused and not yet rated ones follow, unranked) and the ladder's names for the tabs."""
+    versions = _Versions(store)
+    rows: list[dict[str, Any]] = []
+    rated: set[int] = set()
+    for r in store.ratings(ladder):
+        version = versions.get(int(r["version"]))
+        if version is None:
+            continue
+        rated.add(int(version["id"]))
+        mu, sigma = float(r["mu"]), float(r["sigma"])
+        matches, faults = int(r.get("matches") or 0), int(r.get("faults") or 0)
+        rows.append({**_version_fields(version, versions), "mu": round(mu, 3), "sigma": round(sigma, 3),
+                     "rating": round(conservative(mu, sigma), 3),
+                     "interval": [round(mu - Z * sigma, 3), round(mu + Z * sigma, 3)],
+                     "deal_sets": int(r.get("deal_sets") or 0), "matches": matches, "faults": faults,
+                     "fault_rate": round(faults / matches, 4) if matches else None})
+    game, _ = ladder_game(ladder)
+    for version in store.versions():  # declared for this game, not rated here yet
+        if int(version["id"]) in rated or game not in _games(version) or version["status"] == "refused":
+            continue
+        rows.append({**_version_fields(version, versions), "mu": None, "sigma": None, "rating": None,
+                     "interval": None, "deal_sets": 0, "matches": 0, "faults": 0, "fault_rate": None})
+    ranked = sorted((row for row in rows if row["status"] in RANKED and row["deal_sets"] > 0),
+                    key=lambda row: (-row["rating"], row["bot"], row["version"]))
+    for rank, row in enumerate(ranked, start=1):
+        row["rank"] = rank
+    others = sorted((row for row in rows if row not in ranked),
+                    key=lambda row: (row["status"] not in RANKED, -(row["rating"] if row["rating"] is not None else -1e9),
+                                     row["bot"], row["version"]))
+    for row in others:
+        row["rank"] = None
+    return {"ladder": ladder, "ladders": list(ladders if ladders is not None else store.ladders()),
+            "changes": store.changes(), "rows": ranked + others}
+
+
+def _version_fields(version: Mapping[str, Any], versions: _Versions) -> dict[str, Any]:
+    return {"version_id": int(version["id"]), "bot": version["bot"], "version": int(version["number"]),
+            "label": label(version), "author": versions.author(version), "kind": version.get("kind", ""),
+            "status": version.get("status", ""), "reason": version.get("reason") or "",
+            "url": f"/ladder/bots/{version['bot']}"}
+
+
+# -- a bot's page ---------------------------------------------------------------------------------
+def bot_page(store: BoardStore, name: str, ladders: list[str] | None = None) -> dict[str, Any] | None:
+    """Everything a bot's page shows, or None when there is no such bot: every version (retired
+    ones too, with their history), each version's rating and rating history per ladder, recent
+    deal sets with their matches and replay links, faults with their causes, and head to head."""
+    bot = store.bot(name)
+    if bot is None:
+        return None
+    versions = _Versions(store)
+    own = sorted(store.versions(bot=name), key=lambda v: int(v["number"]))
+    own_ids = {int(v["id"]) for v in own}
+    names = list(ladders if ladders is not None else store.ladders())
+    ratings = {ladder: {int(r["version"]): r for r in store.ratings(ladder) if int(r["version"]) in own_ids}
+               for ladder in names}
+    out_versions = []
+    for v in own:
+        vid = int(v["id"])
+        per_ladder = []
+        for ladder in names:
+            r = ratings[ladder].get(vid)
+            if r is None:
+                continue
+            mu, sigma = float(r["mu"]), float(r["sigma"])
+            per_ladder.append({"ladder": ladder, "mu": round(mu, 3), "sigma": round(sigma, 3),
+                               "rating": round(conservative(mu, sigma), 3),
+                               "interval": [round(mu - Z * sigma, 3), round(mu + Z * sigma, 3)],
+                               "deal_sets": int(r.get("deal_sets") or 0), "matches": int(r.get("matches") or 0),
+                               "faults": int(r.get("faults") or 0)})
+        out_versions.append({**_version_fields(v, versions), "games": _games(v), "created": v.get("created"),
+                             "ratings": per_ladder})
+    history: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for v in own:
+        series: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for h in store.history(int(v["id"])):
+            mu, sigma = float(h["mu"]), float(h["sigma"])
+            series[h["ladder"]].append({"deal_set": h.get("deal_set"), "at": h.get("at"), "mu": round(mu, 3),
+                                        "sigma": round(sigma, 3), "rating": round(conservative(mu, sigma), 3)})
+        for ladder, points in series.items():
+            history[ladder].append({"version_id": int(v["id"]), "version": int(v["number"]), "label": label(v),
+                                    "status": v.get("status", ""), "points": points})
+    every: dict[int, dict[str, Any]] = {}
+    for v in own:
+        for deal_set in store.deal_sets(version=int(v["id"]), limit=ALL_DEAL_SETS):
+            every[int(deal_set["id"])] = deal_set
+    ordered = [every[k] for k in sorted(every, reverse=True)]
+    recent = [_deal_set_view(d, own_ids, versions) for d in ordered[:RECENT_DEAL_SETS]]
+    faults = [row for d in ordered for row in fault_rows(d, versions) if row["version"] in own_ids]
+    for row in faults:
+        found = versions.get(row["version"])
+        row["label"] = label(found) if found else ""
+    return {"bot": name, "author": bot.get("author", ""), "versions": out_versions, "history": dict(history),
+            "ladders": names, "recent": recent, "faults": faults[:100], "fault_count": len(faults),
+            "head_to_head": head_to_head(ordered, own_ids, versions), "changes": store.changes()}
+
+
+def _deal_set_view(deal_set: Mapping[str, Any], own: set[int], versions: _Versions) -> dict[str, Any]:
+    lineup = [int(v) for v in _json(deal_set.get("lineup"), [])]
+    entries = []
+    for vid in lineup:
+        found = versions.get(vid)
+        entries.append({"version_id": vid, "label": label(found) if found else f"version {vid}",
+                        "bot": found["bot"] if found else None, "mine": vid in own})
+    matches = sorted(deal_set.get("matches") or [], key=lambda m: int(m.get("rotation", 0)))
+    margins = deal_set_margins(matches, len(lineup))
+    if margins is not None:
+        for entry, margin in zip(entries, margins):
+            entry["margin"] = round(margin, 2)
+    mine = [i for i, vid in enumerate(lineup) if vid in own]
+    outcome = None
+    if margins is not None and mine:
+        best_other = max((m for i, m in enumerate(margins) if i not in mine), default=None)
+        outcome = None if best_other is None else _outcome(margins[mine[0]], best_other)
+    match_rows = []
+    for m in matches:
+        result = _result(m)
+        match_rows.append({"id": m["id"], "rotation": int(m.get("rotation", 0)),
+                           "finished": m.get("finished"),
+                           "scores": result.get("scores") if result else None,
+                           "termination": (result.get("termination") or {}).get("how") if result else None,
+                           "faults": len(result.get("faults") or []) if result else 0,
+                           "replay": replay_url(m["id"]) if result else None})
+    return {"id": deal_set["id"], "ladder": deal_set.get("ladder"), "round": deal_set.get("round"),
+            "finished": deal_set.get("finished"), "rated": bool(deal_set.get("rated")), "lineup": entries,
+            "outcome": outcome, "matches": match_rows}
+
+
+def head_to_head(deal_sets: Iterable[Mapping[str, Any]], own: set[int], versions: _Versions) -> list[dict[str, Any]]:
+    """Per ladder and opponent bot: deal sets won, drawn and lost against it (this bot's summed
+    margin against the opponent's, in every finished deal set where both played)."""
+    table: dict[tuple[str, str], dict[str, Any]] = {}
+    for deal_set in deal_sets:
+        lineup = [int(v) for v in _json(deal_set.get("lineup"), [])]
+        margins = deal_set_margins(deal_set.get("matches") or [], len(lineup))
+        mine = [i for i, vid in enumerate(lineup) if vid in own]
+        if margins is None or not mine:
+            continue
+        for j, vid in enumerate(lineup):
+            if vid in own:
+                continue
+            opponent = versions.get(vid)
+            name = opponent["bot"] if opponent else f"version {vid}"
+            key = (str(deal_set.get("ladder")), name)
+            row = table.setdefault(key, {"ladder": key[0], "opponent": name, "won": 0, "drawn": 0, "lost": 0,
+                                         "margin": 0.0, "deal_sets": 0, "url": f"/ladder/bots/{name}"})
+            row[_outcome(margins[mine[0]], margins[j])] += 1
+            row["margin"] += margins[mine[0]] - margins[j]
+            row["deal_sets"] += 1
+    rows = sorted(table.values(), key=lambda r: (r["ladder"], r["opponent"]))
+    for row in rows:
+        row["margin"] = round(row["margin"] / row["deal_sets"], 2)  # the mean difference per deal set
+    return rows
+
+
+# -- one match ------------------------------------------------------------------------------------
+def match_view(store: BoardStore, match_id: int) -> dict[str, Any] | None:
+    match = store.match(match_id)
+    if match is None:
+        return None
+    return {"id": match_id, "deal_set": match.get("deal_set"), "rotation": match.get("rotation"),
+            "spec": _spec(match), "result": _result(match), "record": _json(match.get("record"), None),
+            "finished": match.get("finished"), "replay": replay_url(match_id) if match.get("record") else None}
