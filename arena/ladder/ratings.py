@@ -1,0 +1,98 @@
+"""Rating one finished deal set: one TrueSkill update for the whole set (never a half-played one),
+the faults each version made in it, and the probation rule.
+
+A deal set is one lineup (a version per side) playing the same deals once per rotation of the
+lineup over the sides. Each lineup position's margin is summed over the rotations (its side's score
+minus the mean of the other sides', ``arena.rating.duplicate_margins``; a forfeit costs at least
+the worst margin of the set's other matches), and the positions are ranked by that sum (equal sums
+draw): the luck of the cards cancels, only the play counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from arena.rating import duplicate_margins, environment, forfeit_penalty
+
+PROBATION_SHARE = 0.10  # more than this share of a version's matches with a fault of its own ...
+PROBATION_MIN_MATCHES = 5  # ... after at least this many matches: probation (not scheduled)
+
+
+def version_name(version: Mapping[str, Any]) -> str:
+    """The name a version plays under (a match's seats and lineup, the record, the replay)."""
+    return f"{version['bot']} v{version['number']}"
+
+
+def side_sums(matches: Sequence[Mapping[str, Any]], sides: int) -> list[float]:
+    """Each lineup position's duplicate margin summed over the deal set's rotations."""
+    pairs = [(m["spec"], m["result"]) for m in matches]
+    penalty = forfeit_penalty(pairs)
+    sums = [0.0] * sides
+    for spec, result in pairs:
+        rotation = spec["rotation"]
+        for side, margin in enumerate(duplicate_margins(spec, result, penalty)):
+            sums[(side + rotation) % sides] += margin
+    return sums
+
+
+def ranks_of(sums: Sequence[float]) -> list[int]:
+    """Competition ranks (0 = best) of the sums, higher first; equal sums share a rank."""
+    return [sum(1 for other in sums if other > value + 1e-9) for value in sums]
+
+
+def faulted_positions(spec: Mapping[str, Any], result: Mapping[str, Any]) -> set[int]:
+    """The lineup positions whose bot made at least one fault in this match."""
+    lineup = list(spec["lineup"])
+    seats = list(spec["seats"])
+    positions: set[int] = set()
+    for fault in result.get("faults") or ():
+        seat = fault.get("seat")
+        if isinstance(seat, int) and 0 <= seat < len(seats) and seats[seat] in lineup:
+            positions.add(lineup.index(seats[seat]))
+    return positions
+
+
+def rate_deal_set(deal_set: Mapping[str, Any], current: Mapping[int, Mapping[str, Any] | None]
+                  ) -> dict[int, tuple[float, float, int, int]]:
+    """The store's ``rate`` updates for a finished deal set: version -> (mu, sigma, matches played,
+    matches with a fault of its own). ``current``: each version's rating row in this ladder (None:
+    not rated yet, TrueSkill's prior)."""
+    lineup: list[int] = list(deal_set["lineup"])
+    matches = deal_set["matches"]
+    env = environment()
+    ratings = [env.create_rating() if not current.get(v) else env.create_rating(current[v]["mu"], current[v]["sigma"])  # type: ignore[index]
+               for v in lineup]
+    sums = side_sums(matches, len(lineup))
+    rated = env.rate([(r,) for r in ratings], ranks=ranks_of(sums))
+    faults = [0] * len(lineup)
+    for match in matches:
+        for position in faulted_positions(match["spec"], match["result"]):
+            faults[position] += 1
+    return {version: (group[0].mu, group[0].sigma, len(matches), faults[position])
+            for position, (version, group) in enumerate(zip(lineup, rated))}
+
+
+def probation(current: Mapping[str, Any] | None, update: tuple[float, float, int, int],
+              matches: Sequence[Mapping[str, Any]], version_name_: str) -> str | None:
+    """Why a version goes on probation after this update (None: it does not): faults in more than
+    10% of its matches in this ladder, after at least 5. The reason names the last fault's cause."""
+    played = (current or {}).get("matches", 0) + update[2]
+    faulty = (current or {}).get("faults", 0) + update[3]
+    if played < PROBATION_MIN_MATCHES or faulty <= PROBATION_SHARE * played:
+        return None
+    cause = last_fault(matches, version_name_)
+    share = round(100 * faulty / played)
+    return f"faults in {faulty} of {played} matches ({share}%)" + (f": {cause}" if cause else "")
+
+
+def last_fault(matches: Sequence[Mapping[str, Any]], name: str) -> str:
+    """The last fault ``name`` made in these matches, in words ("crash: ...")."""
+    found = ""
+    for match in matches:
+        seats = list(match["spec"]["seats"])
+        for fault in match["result"].get("faults") or ():
+            seat = fault.get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(seats) and seats[seat] == name:
+                message = str(fault.get("message") or "").strip().splitlines()
+                found = f"{fault.get('kind')}: {message[0][:200] if message else 'no message'}"
+    return found
