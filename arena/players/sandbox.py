@@ -406,9 +406,11 @@ class Sandbox:
                 time.sleep(0.02)
 
 
-def python_command(module_name: str) -> tuple[list[str], list[str], dict[str, str]]:
-    """(command, binds, env) for a Python bot whose factory is in ``module_name``."""
-    entries = {**runtime_entries(), **bot_entries(module_name)}
+def python_command(module_name: str, site: Mapping[str, str] | None = None) -> tuple[list[str], list[str], dict[str, str]]:
+    """(command, binds, env) for a Python bot whose factory is in ``module_name``; ``site``: the
+    bot's own entries ({name inside SITE: path outside}) instead of those found from its module."""
+    own = bot_entries(module_name) if site is None else site
+    entries = {**own, **runtime_entries()} if site is not None else {**runtime_entries(), **own}
     python = os.path.realpath(sys.executable)
     command = [python, "-S", "-B", "-m", "arena.players.sandbox_child"]
     return command, _python_binds() + _site_binds(entries), {"PYTHONPATH": SITE, "PYTHONDONTWRITEBYTECODE": "1"}

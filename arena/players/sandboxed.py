@@ -24,10 +24,12 @@ from arena.players.sandbox import SITE, SOCKET_DIR, SOCKET_NAME, Sandbox, python
 
 
 class SandboxHost(ProcessHost):
-    """A Python plugin bot in a sandbox of its own (replaced, in a fresh sandbox, after a crash or a timeout)."""
+    """A Python plugin bot in a sandbox of its own (replaced, in a fresh sandbox, after a crash or a timeout).
+    ``site``: the bot's code as {name inside the sandbox's site: path outside} (a ladder's installed
+    version), instead of the code found from its factory's module in the arena's environment."""
 
     def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0, *,
-                 limits: Limits | None = None, log_path: str | None = None):
+                 limits: Limits | None = None, log_path: str | None = None, site: Mapping[str, str] | None = None):
         self.path = factory if isinstance(factory, str) else factory_path(factory)
         self.settings = dict(settings or {})
         self.seed = seed
@@ -39,7 +41,7 @@ class SandboxHost(ProcessHost):
         self.ignored = frozenset()
         self.restarts = 0
         self.sandbox: Sandbox | None = None
-        self.command, self.binds, self.env = python_command(self.path.partition(":")[0])
+        self.command, self.binds, self.env = python_command(self.path.partition(":")[0], site)
         self.log = CappedLog(log_path, self.limits.log_size)
         self.log_path = self.log.path
         try:

@@ -1,0 +1,88 @@
+"""Accounts without ceremony: a name gets a token; the token is the author.
+
+The token (``secrets.token_urlsafe(32)``) is shown once and stored only as its SHA-256 (hex). What
+an author may do to a bot is decided in one place, :func:`owned_bot`: submit a version of a new
+name (the bot becomes theirs) or of their own bot, and retire their own bot; another author's bot
+is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.ladder.store import HOUSE, LadderStore, LadderStoreError
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{1,31}$")  # authors' and bots' names alike
+RESERVED = frozenset({HOUSE, "random", "heuristic", "admin", "ladder", "api"})
+
+
+class AccountError(ArenaError):
+    """A refused account operation; ``status`` is the HTTP status the API answers with."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+def check_name(name: Any, what: str) -> str:
+    if not isinstance(name, str) or not NAME.match(name):
+        raise AccountError(f"{what} {name!r} is not a name: 2 to 32 characters, lower-case letters, digits, '_' "
+                           "and '-', starting with a letter or digit", 400)
+    return name
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def register(store: LadderStore, name: Any) -> str:
+    """Register an author; their token (shown once). AccountError 409 when the name is taken."""
+    name = check_name(name, "the author name")
+    if name in RESERVED:
+        raise AccountError(f"the author name {name!r} is reserved", 409)
+    token = secrets.token_urlsafe(32)
+    try:
+        store.add_author(name, token_hash(token))
+    except LadderStoreError:
+        raise AccountError(f"the author name {name!r} is taken", 409) from None
+    return token
+
+
+def author_of(store: LadderStore, token: str | None) -> str:
+    """The author whose token this is; AccountError 401 without a valid token."""
+    if not token:
+        raise AccountError("no token: send the header 'Authorization: Bearer TOKEN' (register a name to get one)", 401)
+    author = store.author_by_token_hash(token_hash(token))
+    if author is None or author == HOUSE:
+        raise AccountError("the token is not valid (register a name to get one)", 401)
+    return author
+
+
+def owned_bot(store: LadderStore, author: str, bot: Any, *, create: bool) -> str:
+    """The one ownership check: ``bot``'s name if ``author`` may change it. ``create``: a name
+    nobody has yet becomes ``author``'s bot (a first submission); otherwise it must exist.
+    AccountError 403 for another author's bot, 404 for a missing one, 409 for a house bot's name."""
+    name = check_name(bot, "the bot name")
+    found = store.bot(name)
+    if found is None:
+        if not create:
+            raise AccountError(f"no bot is named {name!r}", 404)
+        if name in RESERVED:
+            raise AccountError(f"the bot name {name!r} is reserved", 409)
+        try:
+            store.add_bot(name, author)
+        except LadderStoreError:  # taken meanwhile by another request
+            found = store.bot(name)
+        else:
+            return name
+    assert found is not None
+    if found["author"] == HOUSE:
+        raise AccountError(f"the bot {name!r} is a house bot of this ladder, not yours", 409)
+    if found["author"] != author:
+        raise AccountError(f"the bot {name!r} is another author's ({found['author']}): you may submit, replace "
+                           "and retire only your own bots", 403)
+    return name

@@ -1,0 +1,123 @@
+"""The ladder's JSON routes for authors: register, submit, retire (docs/submitting.md).
+
+``POST /api/ladder/authors {"name"}`` -> 201 ``{"name", "token"}`` (409 if taken);
+``POST /api/ladder/bots {"name", "kind", "games", ...}`` with ``Authorization: Bearer TOKEN`` ->
+201 the version (status 'validating', or 'refused' with the reason when it does not install);
+``POST /api/ladder/bots/NAME/retire`` -> 200 the retired versions; ``GET /api/ladder/versions/ID``
+-> a version (its status and reason: what ``arena submit --wait`` polls).
+
+Errors are ``{"error": "..."}`` with 400, 401 (no valid token), 403 (another author's bot), 404,
+409, 413 (over the size limit, told by Content-Length before anything is read, or while reading),
+429 (over the rate limit); never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Awaitable, Callable
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from arena.ladder import accounts, submissions, validation
+from arena.ladder.accounts import AccountError
+
+SMALL_BODY = 16 * 1024  # bytes of a request without an upload
+log = logging.getLogger(__name__)
+
+
+def body_limit(ladder: Any) -> int:
+    """The most bytes a submission's body may have: its upload in base64 (4/3) and the rest."""
+    return submissions.max_upload(ladder) * 4 // 3 + 64 * 1024
+
+
+async def _json(request: Request, limit: int) -> dict[str, Any]:
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.isdigit():
+            raise AccountError("the Content-Length header is not a number", 400)
+        if int(length) > limit:
+            raise AccountError(f"the request is {length} bytes, over the limit of {limit}", 413)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise AccountError(f"the request is over the limit of {limit} bytes", 413)
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks) or b"null")
+    except (ValueError, RecursionError):
+        raise AccountError("the request's body is not JSON", 400) from None
+    if not isinstance(data, dict):
+        raise AccountError("the request's body must be a JSON object", 400)
+    return data
+
+
+def _token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _errors(handler: Handler) -> Handler:
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except AccountError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        except ClientDisconnect:
+            return Response(status_code=400)
+        except Exception:  # a bug here is logged on the server, never shown to the client as a traceback
+            log.exception("ladder API: %s %s", request.method, request.url.path)
+            return JSONResponse({"error": "internal error (logged on the server)"}, status_code=500)
+
+    return wrapped
+
+
+def routes(ladder: Any) -> list[Route]:
+    """The authors' routes of ``ladder`` (an arena.ladder.scheduler.Ladder: its ``store``,
+    ``registry``, ``config``, ``data_dir``, ``max_upload``, ``rate_limit``). Versions left
+    'validating' by an earlier run are validated again now."""
+    store = ladder.store
+
+    @_errors
+    async def authors(request: Request) -> Response:
+        data = await _json(request, SMALL_BODY)
+        token = await run_in_threadpool(accounts.register, store, data.get("name"))
+        return JSONResponse({"name": data["name"], "token": token}, status_code=201)
+
+    @_errors
+    async def bots(request: Request) -> Response:
+        author = await run_in_threadpool(accounts.author_of, store, _token(request))
+        data = await _json(request, body_limit(ladder))
+        version = await run_in_threadpool(submissions.submit, ladder, author, data)
+        return JSONResponse(submissions.public(version), status_code=201)
+
+    @_errors
+    async def retire(request: Request) -> Response:
+        author = await run_in_threadpool(accounts.author_of, store, _token(request))
+        retired = await run_in_threadpool(submissions.retire, ladder, author, request.path_params["name"])
+        return JSONResponse({"bot": request.path_params["name"], "retired": [submissions.public(v) for v in retired]})
+
+    @_errors
+    async def version(request: Request) -> Response:
+        text = request.path_params["id"]
+        found = store.version(int(text)) if text.isdigit() and len(text) < 12 else None
+        if found is None:
+            raise AccountError(f"no version has id {text!r}", 404)
+        return JSONResponse(submissions.public(found))
+
+    validation.resume(ladder)
+    return [
+        Route("/api/ladder/authors", authors, methods=["POST"]),
+        Route("/api/ladder/bots", bots, methods=["POST"]),
+        Route("/api/ladder/bots/{name}/retire", retire, methods=["POST"]),
+        Route("/api/ladder/versions/{id}", version, methods=["GET"]),
+    ]
