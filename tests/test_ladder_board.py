@@ -28,11 +28,10 @@ def _result(scores: list[int], faults: list[dict] | None = None) -> dict:
     return {"scores": scores, "ranking": ranking, "faults": faults or [], "termination": {"how": "normal"}}
 
 
-@pytest.fixture
-def filled(tmp_path):
+def fill(store: LadderStore, record: dict | None = None) -> tuple[dict, tuple[int, int, int, int]]:
     """ann's bot alpha (v1 retired, v2 active), bob's beta (active) and gamma (on probation), a
-    new delta not yet rated and a refused epsilon; three played deal sets."""
-    store = LadderStore(tmp_path / "ladder.db")
+    new delta not yet rated and a refused epsilon; four played deal sets, rated. ``record``: what
+    every match stores as its record. Returns the versions and the deal sets' ids."""
     store.add_author("ann", "h-ann")
     store.add_author("bob", "h-bob")
     for bot, author in (("alpha", "ann"), ("beta", "bob"), ("gamma", "bob"), ("delta", "ann"), ("epsilon", "ann")):
@@ -51,7 +50,7 @@ def filled(tmp_path):
         [deal_set] = store.schedule_round(round_, [(LADDER, [v["id"] for v in lineup], f"s/{round_}",
                                                     [_spec(lineup, r) for r in range(2)])])
         for match, result in zip(store.deal_sets(ladder=LADDER, limit=1)[0]["matches"], results):
-            store.save_match(match["id"], result, {"game": "all_fours", "seats": ["x", "y"]})
+            store.save_match(match["id"], result, record or {"game": "all_fours", "seats": ["x", "y"]})
         return deal_set
 
     fault = {"seat": 1, "kind": "timeout", "answer": None, "message": "no answer within 1.0 s", "hand": 0,
@@ -66,7 +65,7 @@ def filled(tmp_path):
     [s0] = store.schedule_round(4, [(LADDER, [versions["a1"]["id"], versions["b"]["id"]], "s/0",
                                      [_spec([versions["a1"], versions["b"]], r) for r in range(2)])])
     for match in store.deal_sets(ladder=LADDER, limit=1)[0]["matches"]:
-        store.save_match(match["id"], _result([8, 2]) if match["rotation"] == 0 else _result([2, 8]), "{}")
+        store.save_match(match["id"], _result([8, 2]) if match["rotation"] == 0 else _result([2, 8]), record or "{}")
     # Ratings as the scheduler would store them: TrueSkill's 1-v-1 win from the prior is the known
     # (29.396, 7.171) against (20.604, 7.171).
     store.rate(s0, {versions["a1"]["id"]: (29.396, 7.171, 2, 0), versions["b"]["id"]: (20.604, 7.171, 2, 0)})
@@ -74,7 +73,14 @@ def filled(tmp_path):
     store.rate(s2, {versions["a2"]["id"]: (28.0, 6.0, 2, 0), versions["b"]["id"]: (22.0, 6.0, 2, 0)})
     store.rate(s3, {versions["a2"]["id"]: (24.0, 5.5, 2, 0), versions["c"]["id"]: (31.0, 7.0, 2, 0)},
                {versions["c"]["id"]: ("probation", "faults in 1 of 2 matches (50%): crash: boom")})
-    yield store, {k: store.version(v["id"]) for k, v in versions.items()}, (s0, s1, s2, s3)
+    return {k: store.version(v["id"]) for k, v in versions.items()}, (s0, s1, s2, s3)
+
+
+@pytest.fixture
+def filled(tmp_path):
+    store = LadderStore(tmp_path / "ladder.db")
+    versions, deal_sets = fill(store)
+    yield store, versions, deal_sets
     store.close()
 
 

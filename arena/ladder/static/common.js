@@ -1,0 +1,90 @@
+// What the ladder's pages share: JSON requests (errors carry the server's own message), the live
+// feed (server-sent events from /api/ladder/events) and number formatting.
+
+export async function getJSON(path, token) {
+  return call("GET", path, undefined, token);
+}
+
+export async function postJSON(path, body, token) {
+  return call("POST", path, body, token);
+}
+
+async function call(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin" });
+  } catch (err) {
+    throw new Error(`the server cannot be reached (${method} ${path}): ${err.message}`);
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = new Error(data && data.error ? data.error : text.slice(0, 300) || response.statusText);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+/**
+ * Call ``refresh()`` now and again whenever the ladder's store changes (an ``event: change``),
+ * one refresh at a time: changes during a refresh make one more refresh after it. ``status`` is
+ * told "live", "reconnecting" as the feed comes and goes. Returns a function that stops it.
+ */
+export function live(refresh, status = () => {}) {
+  let running = false;
+  let again = false;
+  const run = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await refresh();
+      } while (again);
+    } catch (err) {
+      console.error(err);
+    } finally {
+      running = false;
+    }
+  };
+  const source = new EventSource("/api/ladder/events");
+  source.addEventListener("change", run);
+  source.addEventListener("open", () => status("live"));
+  source.addEventListener("error", () => status(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting"));
+  run();
+  return () => source.close();
+}
+
+export function fixed(value, digits = 1) {
+  return typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "–";
+}
+
+export function signed(value, digits = 1) {
+  if (typeof value !== "number") return "–";
+  const text = value.toFixed(digits);
+  return value > 0 ? `+${text}` : text;
+}
+
+export function when(seconds) {
+  if (typeof seconds !== "number") return "";
+  return new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 19) + " UTC";
+}
+
+export const KIND_NAMES = { python: "Python", program: "program", grpc: "gRPC endpoint", house: "house" };
+
+export function statusText(row) {
+  return row.reason ? `${row.status}: ${row.reason}` : row.status;
+}
