@@ -4,7 +4,7 @@ ratings, the stored deal sets and their matches' results); nothing here writes.
 
 A version's rating is shown as TrueSkill's conservative mu - 3 sigma, with the interval mu +- 2
 sigma (about 95%). A deal set is won, drawn or lost against an opponent by the sum of the two
-sides' duplicate margins over the deal set's rotations (arena.rating.duplicate_margins), the same
+sides' duplicate margins over the deal set's rotations (arena.ladder.ratings.side_sums), the same
 unit the ratings are updated from.
 """
 
@@ -14,7 +14,7 @@ import json
 from collections import defaultdict
 from typing import Any, Iterable, Mapping, Protocol
 
-from arena import rating
+from arena.ladder.ratings import side_sums, version_name
 
 RECENT_DEAL_SETS = 20  # on a bot's page
 ALL_DEAL_SETS = 1_000_000  # head to head reads every deal set of a version
@@ -54,8 +54,8 @@ def conservative(mu: float, sigma: float) -> float:
 
 
 def label(version: Mapping[str, Any]) -> str:
-    """How a version is named on the pages: ``bot v2``."""
-    return f"{version['bot']} v{version['number']}"
+    """How a version is named on the pages (and in its matches' seats): ``bot v2``."""
+    return version_name(version)
 
 
 def ladder_game(ladder: str) -> tuple[str, int]:
@@ -119,24 +119,12 @@ def version_of_seat(spec: Mapping[str, Any], seat: int, lineup: list[dict[str, A
 
 
 def deal_set_margins(matches: Iterable[Mapping[str, Any]], sides: int) -> list[float] | None:
-    """Each lineup entry's duplicate margin summed over the deal set's rotations; None until every
-    match has a result. Entry i holds side (i - rotation) mod k in a rotation (arena.tournaments.schedule)."""
-    pairs = []
-    for match in matches:
-        result = _result(match)
-        if result is None:
-            return None
-        pairs.append((_spec(match), result))
-    if not pairs:
+    """Each lineup entry's duplicate margin summed over the deal set's rotations, as the ratings
+    count it (arena.ladder.ratings.side_sums); None until every match has a result."""
+    played = [{"spec": _spec(m), "result": _result(m)} for m in matches]
+    if not played or any(m["result"] is None for m in played):
         return None
-    penalty = rating.forfeit_penalty(pairs)
-    totals = [0.0] * sides
-    for spec, result in pairs:
-        margins = rating.duplicate_margins(spec, result, penalty)
-        rotation = int(spec.get("rotation", 0))
-        for entry in range(sides):
-            totals[entry] += margins[(entry - rotation) % sides]
-    return totals
+    return side_sums(played, sides)
 
 
 def fault_rows(deal_set: Mapping[str, Any], versions: "_Versions") -> list[dict[str, Any]]:
