@@ -19,6 +19,7 @@ import base64
 import binascii
 import configparser
 import importlib.metadata
+import importlib.util
 import io
 import json
 import os
@@ -148,14 +149,11 @@ def _build_sdist(sdist: Path, out: Path) -> Path:
     from arena.players.sandbox import SITE, Sandbox, _python_binds, _site_binds, runtime_entries
 
     entries = dict(runtime_entries())
-    for name in _BUILD_TOOLS:
-        try:
-            spec = __import__(name)
-        except ImportError:
-            continue
-        location = Path(getattr(spec, "__file__", "") or "").parent
-        if location.name == name:
-            entries[name] = str(location)
+    for name in _BUILD_TOOLS:  # found, not imported (importing setuptools here would patch distutils)
+        found = importlib.util.find_spec(name)
+        origin = found.origin if found is not None else None
+        if origin and Path(origin).name == "__init__.py":
+            entries[name] = str(Path(origin).parent)
     inside_out = "/tmp/arena-build-out"
     inside_sdist = "/tmp/arena-build-in/" + sdist.name
     log = tempfile.TemporaryFile()
@@ -402,6 +400,8 @@ def resolve_command(command: str, files: Path) -> str:
                                "command may name its own files (relative to the archive's top) and programs by "
                                "name (python3, node)")
         resolved.append(word)
+    if re.fullmatch(r"python(3(\.\d+)?)?", resolved[0]):  # the arena's Python: its runtime (gRPC) is importable
+        resolved[0] = sys.executable
     return shlex.join(resolved)
 
 

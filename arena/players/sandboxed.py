@@ -136,7 +136,7 @@ class SandboxCommandHost(CommandHost):
         env = {**env, **self.extra_env, ENV_SOCKET: inside}
         env.pop(ENV_PORT, None)
         env.pop(ENV_HOST, None)
-        words = [word.replace("{socket}", inside) for word in command_argv(self.command, 0)]
+        words = command_argv(self.command, 0, inside)  # {socket}: the path inside (not "" as command_argv would make it)
         words[0] = self.executable  # found on the arena's PATH: the sandbox's is only the system's
         self.sandbox = Sandbox(self.limits, words, binds=binds + ["--bind", self.socket_dir, SOCKET_DIR], env=env,
                                chdir=chdir, name="cmd", uid=uid)
