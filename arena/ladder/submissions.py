@@ -95,7 +95,10 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(command, str):
             raise SubmissionError("\"command\" must be a string", 400)
     else:
-        endpoint = _field(data, "endpoint", kind)
+        try:  # a malformed endpoint is a bad request: nothing to store
+            endpoint = install.check_endpoint(_field(data, "endpoint", kind))
+        except install.InstallError as exc:
+            raise SubmissionError(str(exc), 400) from None
     registry = getattr(ladder, "registry", None)
     name = data.get("name")
     if registry is not None and isinstance(name, str) and name in registry.bots and \
@@ -117,7 +120,7 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
                 installed = install.install_program(directory, content, command,
                                                     max(install.MAX_UNPACKED, 4 * max_upload(ladder)))
             else:
-                installed = install.check_endpoint(endpoint)
+                installed = endpoint
             if installed.games is not None:
                 missing = [g for g in games if g not in installed.games]
                 if missing:

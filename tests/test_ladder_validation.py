@@ -1,0 +1,231 @@
+"""Validation before a version plays (arena/ladder/validation.py, install.py): a smoke match per
+declared game, real sandboxes, real broken bots; each is refused with its own reason, the good
+ones of every kind become active."""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import socket
+import tarfile
+import time
+import zipfile
+
+import pytest
+
+from arena.ladder import accounts, install, pyseat, submissions, validation
+from arena.ladder.accounts import AccountError
+from arena.players.sandbox import bwrap
+from tests.ladder_bots import harness
+
+pytestmark = pytest.mark.skipif(bwrap() is None, reason="the sandbox needs bubblewrap (bwrap)")
+
+
+@pytest.fixture
+def ladder(tmp_path, registry):
+    ladder = harness.make_ladder(tmp_path, registry, per_decision=1.0)
+    accounts.register(ladder.store, "alice")
+    yield ladder
+    ladder.store.close()
+
+
+def settled(ladder, version, timeout=120.0):
+    """The version once its background validation is over."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = ladder.store.version(version["id"])
+        if found["status"] != "validating":
+            return found
+        assert time.monotonic() < deadline, f"version {version['id']} still validating"
+        time.sleep(0.1)
+
+
+def module(ladder, name, file, games=("five_hundred",)):
+    return settled(ladder, submissions.submit(ladder, "alice", harness.python_body(name, harness.HERE / file,
+                                                                                   list(games))))
+
+
+def program_body(name, files, command):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for arcname, data in files.items():
+            info = tarfile.TarInfo(arcname)
+            info.size = len(data)
+            info.mode = 0o644
+            archive.addfile(info, io.BytesIO(data))
+    return {"name": name, "kind": "program", "games": ["five_hundred"], "command": command,
+            "archive_base64": base64.b64encode(buffer.getvalue()).decode()}
+
+
+def test_a_module_bot_becomes_active_and_plays_from_its_own_site(ladder):
+    version = module(ladder, "first", "first_legal.py", ["five_hundred", "fifty_six"])
+    assert version["status"] == "active" and version["reason"] == ""
+    site = os.path.join(ladder.data_dir, "versions", "first", "1", "site")
+    assert version["seat"] == f"pybot:{site}#first_legal:make"
+    assert sorted(pyseat.site_entries(site)) == ["first_legal.py"]
+
+
+@pytest.mark.parametrize("file, reason", [
+    ("raises_at_import.py", "does not start: "),
+    ("illegal_moves.py", "illegal answer: "),
+    ("too_slow.py", "too slow: "),
+])
+def test_a_broken_module_is_refused_with_its_cause(ladder, file, reason):
+    version = module(ladder, "broken", file)
+    assert version["status"] == "refused"
+    assert version["reason"].startswith(reason), version["reason"]
+    detail = {"raises_at_import.py": "this bot is broken at import", "illegal_moves.py": "is not legal",
+              "too_slow.py": "no answer within 1.000 s"}[file]
+    assert detail in version["reason"]
+
+
+def test_each_declared_game_is_smoke_tested_and_named_in_the_reason(ladder):
+    version = module(ladder, "slowpoke", "too_slow.py", ["fifty_six", "five_hundred"])
+    assert version["reason"].startswith("fifty_six: too slow: "), version["reason"]
+
+
+def test_a_module_that_does_not_compile_is_refused_at_once(ladder):
+    body = {"name": "syntax", "kind": "python", "games": ["five_hundred"], "filename": "syntax.py",
+            "content_base64": base64.b64encode(b"def make(:\n").decode()}
+    version = submissions.submit(ladder, "alice", body)
+    assert version["status"] == "refused" and version["reason"].startswith("does not start: syntax.py does not compile")
+
+
+def test_a_wheel_is_installed_without_running_it_here_and_names_its_bot(ladder, tmp_path):
+    wheel = harness.build_wheel(tmp_path)
+    several = submissions.submit(ladder, "alice", harness.python_body("pkg", wheel, ["five_hundred"]))
+    assert several["status"] == "refused"
+    assert "registers 2 bots (sample_first, sample_seeded)" in several["reason"]
+    chosen = settled(ladder, submissions.submit(ladder, "alice", harness.python_body("pkg", wheel, ["five_hundred"],
+                                                                                      bot="sample_first")))
+    assert chosen["status"] == "active", chosen["reason"]
+    assert chosen["number"] == 2 and chosen["seat"].endswith("#ladder_sample_bot.plugin:make_first")
+    site = os.path.join(ladder.data_dir, "versions", "pkg", "2", "site")
+    assert os.path.isdir(os.path.join(site, "ladder_sample_bot"))
+    assert not os.path.exists(os.path.join(site, "trueskill"))  # its requirements are the arena's: not installed
+    import sys
+
+    assert "ladder_sample_bot" not in sys.modules  # never imported by the arena's process
+    missing = submissions.submit(ladder, "alice", harness.python_body("pkg2", wheel, ["five_hundred"], bot="nope"))
+    assert missing["status"] == "refused" and "registers no bot 'nope'" in missing["reason"]
+
+
+def test_an_sdist_is_built_in_a_sandbox_then_installed(ladder, tmp_path):
+    sdist = harness.build_sdist(tmp_path)
+    version = settled(ladder, submissions.submit(ladder, "alice", harness.python_body("src", sdist, ["five_hundred"],
+                                                                                       bot="sample_seeded")))
+    assert version["status"] == "active", version["reason"]
+    assert version["seat"].endswith("#ladder_sample_bot.plugin:make_seeded")
+
+
+def test_a_wheel_that_does_not_install_is_refused_with_pips_reason(ladder, tmp_path):
+    version = submissions.submit(ladder, "alice", harness.python_body("bad", harness.broken_wheel(tmp_path),
+                                                                      ["five_hundred"]))
+    assert version["status"] == "refused"
+    assert version["reason"].startswith("does not install: ") and ".dist-info" in version["reason"]
+
+
+def test_a_package_without_trick_arena_entry_points_is_refused(ladder, tmp_path):
+    path = tmp_path / "plain-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("plain/__init__.py", "")
+        archive.writestr("plain-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: plain\nVersion: 1.0\n")
+        archive.writestr("plain-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+                         "Tag: py3-none-any\n")
+        archive.writestr("plain-1.0.dist-info/RECORD", "")
+    version = submissions.submit(ladder, "alice", harness.python_body("plain", path, ["five_hundred"]))
+    assert version["status"] == "refused" and "no entry point in the trick_arena group" in version["reason"]
+
+
+def test_a_program_runs_sandboxed_from_its_files(ladder):
+    script = (harness.HERE / "program" / "bot.py").read_bytes()
+    version = settled(ladder, submissions.submit(ladder, "alice", program_body("prog", {"bot.py": script},
+                                                                               "python3 bot.py {socket}")))
+    assert version["status"] == "active", version["reason"]
+    files = os.path.join(ladder.data_dir, "versions", "prog", "1", "files")
+    assert version["seat"].startswith("cmd:") and f"{files}/bot.py" in version["seat"]
+
+
+def test_a_program_that_exits_at_once_is_refused(ladder):
+    body = program_body("mute", {"bot.py": b"import sys\nprint('no server here')\nsys.exit(3)\n"},
+                        "python3 bot.py {socket}")
+    version = settled(ladder, submissions.submit(ladder, "alice", body))
+    assert version["status"] == "refused" and version["reason"].startswith("does not start: "), version["reason"]
+    assert "no server here" in version["reason"]
+
+
+@pytest.mark.parametrize("files, command, reason", [
+    ({"../escape.py": b"x"}, "python3 escape.py", "a '..' in its path"),
+    ({"/etc/evil": b"x"}, "python3 evil", "an absolute path"),
+    ({"bot.py": b"x"}, "python3 /etc/passwd {socket}", "names a file outside the program's own files"),
+    ({"bot.py": b"x"}, "python3 bot.py --port {port}", "{port}"),
+])
+def test_a_program_archive_or_command_that_reaches_outside_is_refused(ladder, files, command, reason):
+    version = submissions.submit(ladder, "alice", program_body("outside", files, command))
+    assert version["status"] == "refused" and reason in version["reason"], version["reason"]
+
+
+def test_archive_links_and_sizes_are_refused(tmp_path):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        link = tarfile.TarInfo("link")
+        link.type = tarfile.SYMTYPE
+        link.linkname = "/etc/passwd"
+        archive.addfile(link)
+    with pytest.raises(install.InstallError, match="has a link"):
+        install.unpack(buffer.getvalue(), tmp_path / "a")
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("big.bin", b"\0" * 100_000)  # compresses to almost nothing
+    with pytest.raises(install.InstallError, match="unpacks to more than 50000 bytes"):
+        install.unpack(zipped.getvalue(), tmp_path / "b", limit=50_000)
+    install.unpack(zipped.getvalue(), tmp_path / "c", limit=200_000)
+    assert (tmp_path / "c" / "big.bin").stat().st_size == 100_000
+
+
+def test_a_grpc_endpoint_is_validated_and_a_dead_one_refused(ladder):
+    from arena.players.serve import serve_player
+    from tests.ladder_bots.first_legal import make
+
+    server = serve_player(make, name="remote-first")
+    try:
+        version = settled(ladder, submissions.submit(ladder, "alice", {
+            "name": "remote", "kind": "grpc", "games": ["five_hundred"], "endpoint": f"grpc://127.0.0.1:{server.port}"}))
+    finally:
+        server.stop(1.0)
+    assert version["status"] == "active", version["reason"]
+    assert version["seat"] == f"grpc://127.0.0.1:{server.port}" and version["path"] == ""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    dead = settled(ladder, submissions.submit(ladder, "alice", {
+        "name": "dead", "kind": "grpc", "games": ["five_hundred"], "endpoint": f"grpc://127.0.0.1:{port}"}))
+    assert dead["status"] == "refused" and dead["reason"].startswith("does not start: "), dead["reason"]
+    with pytest.raises(AccountError) as bad:
+        submissions.submit(ladder, "alice", {"name": "bad", "kind": "grpc", "games": ["five_hundred"],
+                                             "endpoint": "http://example:1"})
+    assert bad.value.status == 400 and "grpc://HOST:PORT" in str(bad.value) and ladder.store.bot("bad") is None
+
+
+def test_a_version_left_validating_is_validated_when_the_ladder_starts_again(ladder):
+    site = os.path.join(ladder.data_dir, "versions", "later", "1", "site")
+    os.makedirs(site)
+    with open(os.path.join(site, "first_legal.py"), "wb") as handle:
+        handle.write((harness.HERE / "first_legal.py").read_bytes())
+    ladder.store.add_bot("later", "alice")
+    left = ladder.store.add_version("later", "python", pyseat.seat_name(site, "first_legal:make"), ["five_hundred"],
+                                    "validating", path=os.path.dirname(site))
+    threads = validation.resume(ladder)
+    assert len(threads) == 1
+    assert settled(ladder, left)["status"] == "active"
+
+
+def test_the_pybot_seat_kind_says_what_is_wrong(tmp_path, registry):
+    kind = registry.seat_kinds["pybot"]
+    for name, message in ((f"pybot:{tmp_path}", "no '#'"), (f"pybot:{tmp_path}#nocolon", "not a path module:attr"),
+                          ("pybot:relative#m:make", "not an absolute path"),
+                          (f"pybot:{tmp_path}/missing#m:make", "no such directory")):
+        with pytest.raises(Exception, match=message):
+            kind.check(name)
+    kind.check(f"pybot:{tmp_path}#m:make")
