@@ -27,6 +27,7 @@ def ladder(tmp_path, registry):
     ladder = harness.make_ladder(tmp_path, registry, per_decision=1.0)
     accounts.register(ladder.store, "alice")
     yield ladder
+    assert validation.idle(120)
     ladder.store.close()
 
 

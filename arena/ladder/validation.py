@@ -136,6 +136,20 @@ def start(ladder: Any, version_id: int) -> threading.Thread | None:
     return thread
 
 
+def idle(timeout: float) -> bool:
+    """Wait until no validation runs (a ladder stopping, a test ending); False after ``timeout``."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        with _running_lock:
+            if not _running:
+                return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
 def resume(ladder: Any) -> list[threading.Thread]:
     """Start the validation of every version still 'validating' (a ladder killed mid-validation)."""
     threads = [start(ladder, version["id"]) for version in ladder.store.versions(status="validating")]
