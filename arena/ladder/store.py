@@ -388,6 +388,10 @@ class LadderStore:
                            "WHERE finished IS NOT NULL AND rated = 0 ORDER BY id")
         return [self._deal_set(r) for r in rows]
 
+    def unfinished_deal_sets(self) -> list[int]:
+        """The ids of the deal sets with a match still to play, in id order."""
+        return [r[0] for r in self._query("SELECT id FROM ladder_deal_sets WHERE finished IS NULL ORDER BY id")]
+
     def unrated_deal_sets(self) -> int:
         """How many deal sets (finished or not) await their rating."""
         return int(self._query("SELECT COUNT(*) FROM ladder_deal_sets WHERE rated = 0")[0][0])
