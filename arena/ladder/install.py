@@ -60,7 +60,8 @@ class Installed:
 
 
 def version_dir(data_dir: str | os.PathLike[str], bot: str, number: int) -> Path:
-    return Path(data_dir) / "versions" / bot / str(number)
+    """Absolute: its path is written into the version's seat, which any worker must find."""
+    return Path(data_dir).resolve() / "versions" / bot / str(number)
 
 
 def fresh(directory: Path) -> Path:
