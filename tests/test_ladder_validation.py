@@ -230,3 +230,62 @@ def test_the_pybot_seat_kind_says_what_is_wrong(tmp_path, registry):
         with pytest.raises(Exception, match=message):
             kind.check(name)
     kind.check(f"pybot:{tmp_path}#m:make")
+
+
+def _hand_wheel(directory, name, files, *, requires=(), entry_points=""):
+    """A pure-Python wheel written directly (what `pip wheel` would make of a tiny project, without
+    the seconds a pip run takes here)."""
+    module = name.replace("-", "_")
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{module}-1.0-py3-none-any.whl"
+    info = f"{module}-1.0.dist-info"
+    metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n" + "".join(f"Requires-Dist: {r}\n" for r in requires)
+    with zipfile.ZipFile(path, "w") as archive:
+        for arcname, text in files.items():
+            archive.writestr(arcname, text)
+        archive.writestr(f"{info}/METADATA", metadata)
+        archive.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        if entry_points:
+            archive.writestr(f"{info}/entry_points.txt", entry_points)
+        archive.writestr(f"{info}/RECORD", "")
+    return path
+
+
+PLUGIN_WITH_DEP = """from arena.players.base import BotSpec, Player
+from arena.plugins import hookimpl
+from tests_dep_lib import VALUE
+
+
+class First(Player):
+    def act(self, observation):
+        return observation["legal_actions"][VALUE - 1]
+
+
+def make(settings, seed):
+    return First()
+
+
+@hookimpl
+def arena_register_bots():
+    return [BotSpec("with_dep", make, "needs a library")]
+"""
+
+
+def test_a_wheels_requirements_are_installed_into_its_own_site_and_a_missing_one_refused(ladder, tmp_path, monkeypatch):
+    index = tmp_path / "index"  # the requirements come from a local directory here, as from a package index
+    _hand_wheel(index, "tests-dep-lib", {"tests_dep_lib/__init__.py": "VALUE = 1\n"})
+    needs = _hand_wheel(tmp_path / "dist", "tests-needs-lib",
+                        {"tests_needs_lib/__init__.py": "", "tests_needs_lib/plugin.py": PLUGIN_WITH_DEP},
+                        requires=["tests-dep-lib>=1.0", "trick-arena", "trueskill", "pytest ; extra == 'test'"],
+                        entry_points="[trick_arena]\ntests_needs_lib = tests_needs_lib.plugin\n")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(index))
+    version = settled(ladder, submissions.submit(ladder, "alice", harness.python_body("needs", needs, ["five_hundred"])))
+    assert version["status"] == "active", version["reason"]
+    site = os.path.join(version["path"], "site")
+    assert sorted(name for name in os.listdir(site) if not name.endswith(".dist-info")) == ["tests_dep_lib",
+                                                                                            "tests_needs_lib"]
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "empty"))
+    missing = submissions.submit(ladder, "alice", harness.python_body("needs2", needs, ["five_hundred"]))
+    assert missing["status"] == "refused" and missing["reason"].startswith("does not install: ")
+    assert "tests-dep-lib" in missing["reason"], missing["reason"]
