@@ -79,6 +79,7 @@ def test_a_broken_module_is_refused_with_its_cause(ladder, file, reason):
     detail = {"raises_at_import.py": "this bot is broken at import", "illegal_moves.py": "is not legal",
               "too_slow.py": "no answer within 1.000 s"}[file]
     assert detail in version["reason"]
+    assert ladder.data_dir not in version["reason"] and os.path.realpath(ladder.data_dir) not in version["reason"]
 
 
 def test_each_declared_game_is_smoke_tested_and_named_in_the_reason(ladder):

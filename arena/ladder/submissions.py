@@ -127,7 +127,7 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
                     raise install.InstallError(f"the bot does not play {', '.join(missing)}: it plays "
                                                f"{', '.join(installed.games)}")
         except install.InstallError as exc:
-            return store.add_version(name, kind, "", games, "refused", str(exc),
+            return store.add_version(name, kind, "", games, "refused", validation.scrub(ladder, str(exc)),
                                      str(directory) if directory.exists() else "")
         version = store.add_version(name, kind, installed.seat, games, "validating", "",
                                     str(directory) if kind != "grpc" else "")

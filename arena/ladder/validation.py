@@ -72,6 +72,17 @@ def reason_of(result: Mapping[str, Any], candidate_seats: set[int]) -> str | Non
     return None
 
 
+def scrub(ladder: Any, text: str) -> str:
+    """A reason as its author may see it: the ladder's own directory is not shown (the server's paths)."""
+    import os
+
+    directory = getattr(ladder, "data_dir", None)
+    if directory:
+        for form in {os.path.realpath(directory), os.path.abspath(directory)}:
+            text = text.replace(form, "LADDER_FILES")
+    return text
+
+
 def validate(ladder: Any, version_id: int, registry: Any = None) -> dict[str, Any] | None:
     """Play the smoke matches of a 'validating' version and set it 'active' or 'refused' (with the
     reason). Returns the version as stored afterwards; a version not 'validating' is left alone."""
@@ -93,7 +104,7 @@ def validate(ladder: Any, version_id: int, registry: Any = None) -> dict[str, An
     if current is None or current["status"] != "validating":  # retired meanwhile: leave it so
         return current
     if reason:
-        store.set_status(version_id, "refused", reason)
+        store.set_status(version_id, "refused", scrub(ladder, reason))
     else:
         store.set_status(version_id, "active")
     return store.version(version_id)
