@@ -34,6 +34,7 @@ EXPECTED = [
     "grpc.raw_round_trips_per_s", "grpc.decisions_per_s", "grpc.request_bytes", "grpc.ratio",
     "tournaments.matches_per_s.workers_1", "tournaments.speedup", "tournaments.cpu_speedup_ceiling",
     "web.person_decisions_per_s", "web.actions_per_s", "web.move_response_p50_ms", "web.move_response_p99_ms",
+    "ladder.matches_per_s",
 ]
 PEER = ["peer.openspiel_euchre.games_per_s", "peer.openspiel_euchre.actions_per_s", "peer.bid_euchre.hands_per_s",
         "peer.ratio"]
@@ -69,7 +70,7 @@ def report():
 def test_quick_json_has_every_figure_with_its_median(report):
     figures = report["figures"]
     expected = EXPECTED + ["tournaments.matches_per_s.workers_2"] + (PEER if _has_openspiel() else []) + \
-        (SANDBOX if _has_sandbox() else [])
+        (SANDBOX + ["ladder.submission_to_rated_s"] if _has_sandbox() else [])
     missing = [key for key in expected if key not in figures]
     assert not missing, f"missing figures: {missing}"
     for key, figure in figures.items():
@@ -105,7 +106,7 @@ def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
 
     with pytest.raises(ArenaError, match="unknown bench group"):
         cmd_bench(parser.parse_args(["bench", "--only", "nonsense"]))
-    assert set(GROUPS) == {"engines", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "peer"}
+    assert set(GROUPS) == {"engines", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder", "peer"}
 
 
 def test_a_figure_near_its_target_shows_enough_digits_to_see_why_it_is_not_met():

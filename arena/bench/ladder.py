@@ -1,0 +1,107 @@
+"""The ladder (``arena ladder``): how fast its scheduler plays and stores matches, and how long a
+new submission waits for its first rating.
+
+- ``ladder.matches_per_s``: a ladder of house bots (heuristic, random; All Fours for two, two
+  hands a match), rounds of ``2 x workers`` duplicate deal sets on the local pool: matches stored
+  (checked, rated) per second, from the ladder's start (pool included) to its last rating.
+- ``ladder.submission_to_rated_s``: with that ladder running, a module bot is submitted through
+  the submissions' own functions (installed, validated by a smoke match in the sandbox); the
+  seconds until its first deal set is rated (it waits for the round under way, then plays first).
+"""
+
+from __future__ import annotations
+
+import base64
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from arena.bench.common import Figures, Settings
+
+LADDER = {"game": "all_fours", "players": 2, "options": {"max_hands": 2}}
+MODULE_BOT = '''"""The first legal action, always."""
+from arena.players.base import Player
+
+
+class FirstLegal(Player):
+    def act(self, observation):
+        return observation["legal_actions"][0]
+
+
+def make(settings, seed):
+    return FirstLegal()
+'''
+
+
+def _ladder(registry: Any, folder: Path, workers: int) -> Any:
+    from arena.ladder.config import parse
+    from arena.ladder.scheduler import Ladder
+    from arena.ladder.store import LadderStore
+
+    config = parse({"ladder": [LADDER]}, "bench", registry)
+    return Ladder(LadderStore(folder / "ladder.db"), registry, config, folder / "ladder_files", executor="local",
+                  workers=workers, seed=1, house=["heuristic", "random"], log=lambda message: None)
+
+
+def run(registry: Any, settings: Settings, figures: Figures) -> None:
+    workers = max(1, settings.cores)
+    rounds = 1 if settings.quick else 3
+    for _ in range(settings.repeat):
+        with tempfile.TemporaryDirectory(prefix="arena-bench-ladder-") as folder:
+            ladder = _ladder(registry, Path(folder), workers)
+            start = time.perf_counter()
+            ladder.run(rounds=rounds)
+            elapsed = time.perf_counter() - start
+            stored = ladder.store.counts()["matches_finished"]
+            ladder.store.close()
+        figures.add("ladder.matches_per_s", stored / elapsed, "matches/s",
+                    f"matches stored and rated per second by a ladder of house bots ({rounds} rounds of "
+                    f"{2 * workers} deal sets, All Fours for two, 2 hands a match, {workers} workers)")
+    from arena.bench.sandbox import unavailable
+
+    why = unavailable(registry)
+    if why:  # a submission is validated in the sandbox: without bubblewrap it cannot be
+        figures.skipped["ladder.submission_to_rated_s"] = why
+        return
+    for _ in range(settings.repeat):
+        figures.add("ladder.submission_to_rated_s", _submission_to_rated(registry, workers), "s",
+                    "seconds from submitting a module bot (through the submissions' functions) to its first "
+                    "rated deal set, on a running ladder of house bots")
+
+
+def _submission_to_rated(registry: Any, workers: int) -> float:
+    from arena.ladder import submissions
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-ladder-") as folder:
+        ladder = _ladder(registry, Path(folder), workers)
+        store = ladder.store
+        stop = threading.Event()
+        thread = threading.Thread(target=ladder.run, kwargs={"stop_event": stop}, daemon=True)
+        thread.start()
+        try:
+            while store.counts()["matches_finished"] == 0:  # the ladder is under way
+                time.sleep(0.05)
+            store.add_author("bench", "")
+            start = time.perf_counter()
+            version = submissions.submit(ladder, "bench", {
+                "name": "first-legal", "kind": "python", "games": [LADDER["game"]], "filename": "first_legal.py",
+                "content_base64": base64.b64encode(MODULE_BOT.encode()).decode()})
+            deadline = start + 600
+            while not store.history(version["id"]):
+                current = store.version(version["id"])
+                if current is None or current["status"] in ("refused", "probation", "retired"):
+                    raise RuntimeError(f"the bench's submission was not rated: {current}")
+                if time.perf_counter() > deadline or not thread.is_alive():
+                    raise RuntimeError("the bench's submission was not rated within 10 minutes")
+                time.sleep(0.05)
+            return time.perf_counter() - start
+        finally:
+            ladder.stop()
+            stop.set()
+            thread.join(60)
+            from arena.ladder import validation
+
+            validation.idle(30)
+            store.close()
