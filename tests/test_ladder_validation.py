@@ -290,3 +290,44 @@ def test_a_wheels_requirements_are_installed_into_its_own_site_and_a_missing_one
     missing = submissions.submit(ladder, "alice", harness.python_body("needs2", needs, ["five_hundred"]))
     assert missing["status"] == "refused" and missing["reason"].startswith("does not install: ")
     assert "tests-dep-lib" in missing["reason"], missing["reason"]
+
+
+SNOOP = '''"""A submitted bot that looks for what it must not see; it answers garbage if it finds any."""
+import os
+from arena.players.base import Player
+
+OWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "snoop.py")
+TARGETS = {targets!r}
+
+
+class Snoop(Player):
+    def act(self, observation):
+        if not os.path.exists(OWN):
+            return "!own code missing"
+        for target in TARGETS:
+            try:
+                with open(target, "rb") as handle:
+                    handle.read(1)
+            except OSError:
+                continue
+            return "!read " + target
+        return observation["legal_actions"][0]
+
+
+def make(settings, seed):
+    return Snoop()
+'''
+
+
+def test_a_python_version_sees_its_own_site_and_not_the_ladders_files(ladder, tmp_path):
+    first = module(ladder, "victim", "first_legal.py")
+    assert first["status"] == "active"
+    victim = os.path.join(first["path"], "site", "first_legal.py")
+    targets = [victim, str(tmp_path / "ladder.db"), os.path.abspath(__file__)]
+    for target in targets:  # the control: each is there and readable to the arena
+        with open(target, "rb") as handle:
+            assert handle.read(1)
+    body = {"name": "snoop", "kind": "python", "games": ["five_hundred"], "filename": "snoop.py",
+            "content_base64": base64.b64encode(SNOOP.format(targets=targets).encode()).decode()}
+    version = settled(ladder, submissions.submit(ladder, "alice", body))
+    assert version["status"] == "active", version["reason"]
