@@ -126,3 +126,20 @@ def test_a_ladder_killed_again_and_again_ends_as_one_never_interrupted(tmp_path,
     assert got["ratings"] == expected["ratings"]
     assert got["history"] == expected["history"]
     assert got == expected
+
+
+def test_sigterm_stops_the_ladder_and_keeps_what_is_stored(tmp_path, monkeypatch):
+    monkeypatch.setitem(ladder_support.ENV, "PYTHONPATH", str(ROOT))
+    (tmp_path / "ladder.toml").write_text(CONFIG)
+    db = tmp_path / "ladder.db"
+    ladder = start_ladder(tmp_path, *ARGS[:-2], db=db)  # no --rounds: it would run until stopped
+    deadline = time.monotonic() + 120
+    while _finished(db) < 1:
+        assert ladder.process.poll() is None and time.monotonic() < deadline, ladder.stderr()
+        time.sleep(0.05)
+    assert ladder.stop() == 130  # interrupted, as every arena command
+    deadline = time.monotonic() + 10
+    while "stopped after" not in ladder.stderr() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "keeps" in ladder.stderr() and "goes on where it was" in ladder.stderr()
+    assert _finished(db) >= 1

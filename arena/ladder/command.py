@@ -5,11 +5,12 @@ rounds on an executor in a background thread. docs/ladder.md."""
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import threading
 from typing import Any
 
-from arena.commandline import Command
+from arena.commandline import EXIT_INTERRUPTED, Command
 from arena.errors import ArenaError
 from arena.plugins import hookimpl
 
@@ -133,9 +134,17 @@ def cmd_ladder(args: argparse.Namespace) -> int:
           f"{', '.join(entry.key for entry in ladder.config.ladders)}; Ctrl-C stops, nothing finished is lost)",
           flush=True)
     scheduler.start()
+    interrupted = False
+    # uvicorn handles Ctrl-C and SIGTERM (a graceful shutdown), then raises the signal again with
+    # the handlers it found: these, which turn it into an exception, so the ladder is stopped below.
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        server.run(sockets=[sock])  # Ctrl-C and SIGTERM end it (uvicorn's handlers)
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         ladder.stop()
         scheduler.join(30)
         _idle_validations()
@@ -147,8 +156,12 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             raise exc
         raise ArenaError(f"the ladder stopped: {type(exc).__name__}: {exc}") from exc
     print(f"arena ladder: stopped after {counts['rounds']} rounds; {args.db} keeps {counts['matches_finished']} "
-          f"finished matches of {counts['matches']}", file=sys.stderr, flush=True)
-    return 0
+          f"finished matches of {counts['matches']} (started again, it goes on where it was)", file=sys.stderr, flush=True)
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def _resume_validations(ladder: Any) -> None:
