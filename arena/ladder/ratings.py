@@ -60,8 +60,10 @@ def rate_deal_set(deal_set: Mapping[str, Any], current: Mapping[int, Mapping[str
     lineup: list[int] = list(deal_set["lineup"])
     matches = deal_set["matches"]
     env = environment()
-    ratings = [env.create_rating() if not current.get(v) else env.create_rating(current[v]["mu"], current[v]["sigma"])  # type: ignore[index]
-               for v in lineup]
+    ratings = []
+    for version in lineup:
+        row = current.get(version)
+        ratings.append(env.create_rating() if row is None else env.create_rating(row["mu"], row["sigma"]))
     sums = side_sums(matches, len(lineup))
     rated = env.rate([(r,) for r in ratings], ranks=ranks_of(sums))
     faults = [0] * len(lineup)

@@ -167,15 +167,19 @@ class Ladder:
                     self._rate_ready()
                     if self._stopped(stop):
                         return
-            except (concurrent.futures.BrokenExecutor, concurrent.futures.CancelledError) as exc:
+            except Exception as exc:
                 if self._stopped(stop):
                     return
-                # a worker died (killed, out of memory): the pool is broken, its unstored matches replayed
+                # A worker died (killed, out of memory: the pool is broken) or the executor failed
+                # (a cluster's hiccup): the matches not stored are played again on a new executor.
+                # An error that recurs with no match stored in between ends the ladder.
                 failures = 0 if stored else failures + 1
                 if failures >= MAX_RESTARTS:
                     raise LadderError(f"the executor failed {failures} times in a row without storing a match: "
                                       f"{type(exc).__name__}: {exc}") from exc
-                self.log(f"a worker was lost ({type(exc).__name__}: {exc}); restarting the executor, "
+                lost = isinstance(exc, (concurrent.futures.BrokenExecutor, concurrent.futures.CancelledError))
+                self.log(f"{'a worker was lost' if lost else 'the executor failed'} ({type(exc).__name__}: {exc}); "
+                         "restarting the executor, "
                          f"{len(self.store.pending_matches())} matches to play again")
                 with self._lock:
                     broken, self._executor = self._executor, None
@@ -185,6 +189,7 @@ class Ladder:
                     except Exception:
                         pass
                 self.restarts += 1
+                stop.wait(0.5 * failures)  # a failing cluster is not hammered
         self._rate_ready()
 
     def _spec(self, data: Mapping[str, Any]) -> MatchSpec:

@@ -56,6 +56,9 @@ CREATE TABLE IF NOT EXISTS ladder_deal_sets (
     rated       INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS ladder_deal_sets_ladder ON ladder_deal_sets(ladder, id);
+-- the few deal sets still to finish or to rate, found without reading the others (once per stored match)
+CREATE INDEX IF NOT EXISTS ladder_deal_sets_unfinished ON ladder_deal_sets(id) WHERE finished IS NULL;
+CREATE INDEX IF NOT EXISTS ladder_deal_sets_unrated ON ladder_deal_sets(id) WHERE rated = 0;
 CREATE TABLE IF NOT EXISTS ladder_matches (
     id          INTEGER PRIMARY KEY,
     deal_set    INTEGER NOT NULL REFERENCES ladder_deal_sets(id),
@@ -66,6 +69,7 @@ CREATE TABLE IF NOT EXISTS ladder_matches (
     finished    REAL
 );
 CREATE INDEX IF NOT EXISTS ladder_matches_deal_set ON ladder_matches(deal_set);
+CREATE INDEX IF NOT EXISTS ladder_matches_pending ON ladder_matches(id) WHERE result IS NULL;
 CREATE TABLE IF NOT EXISTS ladder_ratings (
     version     INTEGER NOT NULL,
     ladder      TEXT NOT NULL,
