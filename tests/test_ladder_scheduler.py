@@ -126,3 +126,32 @@ def test_dead_and_slow_endpoints_fault_only_themselves_and_go_on_probation(tmp_p
         row = next(r for r in store.ratings("all_fours/2") if f"{r['bot']} v{r['number']}" == house)
         assert row["faults"] == 0 and row["status"] == "active"
 
+
+
+def test_house_bots_once_and_the_seed_kept(tmp_path):
+    from arena.ladder.scheduler import LadderError
+
+    first = _ladder(tmp_path, "kept", "inline", seed=4, house=["heuristic", "random"])
+    versions = first.store.versions()
+    assert [(v["bot"], v["kind"], v["seat"], v["author"], v["status"]) for v in versions] == [
+        ("heuristic", "house", "heuristic", "house", "active"), ("random", "house", "random", "house", "active")]
+    first.store.close()
+    again = _ladder(tmp_path, "kept", "inline", seed=4, house=["heuristic", "random"])
+    assert again.store.versions() == versions  # a restart adds nothing
+    again.store.close()
+    with pytest.raises(LadderError, match="seeded 4, not 5: give --seed 4"):
+        _ladder(tmp_path, "kept", "inline", seed=5)
+    with pytest.raises(LadderError, match="--house nobody: unknown bot"):
+        _ladder(tmp_path, "other", "inline", house=["nobody"])
+
+
+def test_a_ladder_without_enough_versions_waits_for_them(tmp_path):
+    ladder = _ladder(tmp_path, "waits", "inline", seed=1, house=["random"], poll=0.05)
+    thread = threading.Thread(target=ladder.run, kwargs={"rounds": 1})
+    thread.start()
+    time.sleep(0.5)
+    assert thread.is_alive() and ladder.store.last_round() == 0  # one version: nothing to play
+    ladder.store.ensure_house("heuristic", ["all_fours"])  # a second version arrives
+    thread.join(60)
+    assert not thread.is_alive() and ladder.store.last_round() == 1
+    assert ladder.store.counts()["deal_sets_rated"] == ladder.pairings

@@ -82,7 +82,18 @@ class Ladder:
         return lambda: kind.make(self.workers, dict(options))
 
     def _prepare(self) -> None:
-        """Check the seed against the database's, list the ladders, add the house bots (once)."""
+        """Check the house bots and the seed against the database's, list the ladders, add the
+        house bots (once: a restart finds them)."""
+        games = sorted({entry.game for entry in self.config.ladders})
+        house: dict[str, list[str]] = {}
+        for name in self.house:
+            try:
+                spec = self.registry.bot(name)
+            except ArenaError as exc:
+                raise LadderError(f"--house {name}: {exc}") from None
+            house[name] = [game for game in games if spec.plays(game)]
+            if not house[name]:
+                raise LadderError(f"--house {name}: it plays none of the ladders' games ({', '.join(games)})")
         stored = self.store.meta("seed")
         if stored is None:
             self.store.set_meta("seed", json.dumps(self.seed))
@@ -91,13 +102,8 @@ class Ladder:
                               f"give --seed {json.loads(stored)} (or another --db)")
         self.store.set_meta("ladders", json.dumps([entry.key for entry in self.config.ladders]))
         self.store.set_meta("config", json.dumps(self.config.as_dict()))
-        games = sorted({entry.game for entry in self.config.ladders})
-        for name in self.house:
-            try:
-                self.registry.bot(name)
-            except ArenaError as exc:
-                raise LadderError(f"--house {name}: {exc}") from None
-            self.store.ensure_house(name, games)
+        for name, plays in house.items():
+            self.store.ensure_house(name, plays)
 
     # -- running ---------------------------------------------------------------------------------
     def run(self, rounds: int | None = None, stop_event: threading.Event | None = None) -> None:
