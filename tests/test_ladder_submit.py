@@ -107,6 +107,8 @@ def test_no_token_is_401_and_bad_requests_400(served):
     ):
         status, answer = call(url, "POST", "/api/ladder/bots", body, token)
         assert status == 400 and message in answer["error"], (body.get("kind"), answer)
+    status, answer = call(url, "POST", "/api/ladder/bots", module_body("heuristic"), token)
+    assert status == 409 and "an installed bot's" in answer["error"]  # kept for the house bots
     status, answer = call(url, "POST", "/api/ladder/bots", token=token, raw=b"{not json")
     assert status == 400 and answer == {"error": "the request's body is not JSON"}
     assert call(url, "GET", "/api/ladder/versions/999")[0] == 404
