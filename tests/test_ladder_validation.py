@@ -111,6 +111,9 @@ def test_a_wheel_is_installed_without_running_it_here_and_names_its_bot(ladder, 
     assert "ladder_sample_bot" not in sys.modules  # never imported by the arena's process
     missing = submissions.submit(ladder, "alice", harness.python_body("pkg2", wheel, ["five_hundred"], bot="nope"))
     assert missing["status"] == "refused" and "registers no bot 'nope'" in missing["reason"]
+    other = submissions.submit(ladder, "alice", harness.python_body("pkg3", wheel, ["all_fours"], bot="sample_first"))
+    assert other["status"] == "refused"
+    assert other["reason"] == "the bot does not play all_fours: it plays five_hundred, fifty_six"
 
 
 def test_an_sdist_is_built_in_a_sandbox_then_installed(ladder, tmp_path):

@@ -23,7 +23,8 @@ PACKAGE = HERE / "sample_package"
 def make_ladder(tmp_path: Path, registry: Any, *, per_decision: float = 2.0, max_upload: int = 16 * 1024 * 1024,
                 rate_limit: int = 10) -> SimpleNamespace:
     config = ladder_config.parse({"ladder": [{"game": "five_hundred", "time_control": {"per_decision": per_decision}},
-                                             {"game": "fifty_six", "time_control": {"per_decision": per_decision}}]},
+                                             {"game": "fifty_six", "time_control": {"per_decision": per_decision}},
+                                             {"game": "all_fours", "time_control": {"per_decision": per_decision}}]},
                                  "test ladder", registry)
     return SimpleNamespace(store=LadderStore(tmp_path / "ladder.db"), registry=registry, config=config,
                            data_dir=str(tmp_path / "ladder_files"), max_upload=max_upload, rate_limit=rate_limit)
