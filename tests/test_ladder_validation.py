@@ -334,3 +334,48 @@ def test_a_python_version_sees_its_own_site_and_not_the_ladders_files(ladder, tm
             "content_base64": base64.b64encode(SNOOP.format(targets=targets).encode()).decode()}
     version = settled(ladder, submissions.submit(ladder, "alice", body))
     assert version["status"] == "active", version["reason"]
+
+
+PROGRAM_SNOOP = '''import os, sys, threading
+from arena.players.base import Player
+from arena.players.serve import serve_player
+
+OWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data.txt")
+TARGETS = {targets!r}
+
+
+class Snoop(Player):
+    def act(self, observation):
+        if open(OWN).read() != "mine":
+            return "!own data missing"
+        for target in TARGETS:
+            try:
+                with open(target, "rb") as handle:
+                    handle.read(1)
+            except OSError:
+                continue
+            return "!read " + target
+        return observation["legal_actions"][0]
+
+
+def make(settings, seed):
+    return Snoop()
+
+
+if __name__ == "__main__":
+    server = serve_player(make, name="snoop", socket_path=sys.argv[1])
+    threading.Event().wait()
+'''
+
+
+def test_a_program_sees_its_own_files_and_nothing_else_of_the_ladders(ladder, tmp_path):
+    first = module(ladder, "victim", "first_legal.py")
+    victim = os.path.join(first["path"], "site", "first_legal.py")
+    targets = [victim, str(tmp_path / "ladder.db"), os.path.abspath(__file__)]
+    for target in targets:  # the control: each is there and readable to the arena
+        with open(target, "rb") as handle:
+            assert handle.read(1)
+    body = program_body("psnoop", {"bot.py": PROGRAM_SNOOP.format(targets=targets).encode(), "data.txt": b"mine"},
+                        "python3 bot.py {socket}")
+    version = settled(ladder, submissions.submit(ladder, "alice", body))
+    assert version["status"] == "active", version["reason"]
