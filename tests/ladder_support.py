@@ -20,7 +20,12 @@ from pathlib import Path
 from typing import Any, Iterator
 
 ARENA = [sys.executable, "-m", "arena.cli"]
-ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
+ROOT = Path(__file__).resolve().parents[1]
+# The tests' environment (their plugins from $TRICK_ARENA_PLUGINS, importable from any directory) ...
+ENV = {**os.environ, "PYTHONUNBUFFERED": "1",
+       "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+# ... and a fresh install's: the installed plugins only, as a user has them.
+FRESH_ENV = {key: value for key, value in ENV.items() if key not in ("TRICK_ARENA_PLUGINS", "PYTHONPATH")}
 URL_LINE = re.compile(r"(https?://[\w.\[\]:-]+:\d+)/")
 
 
@@ -48,11 +53,13 @@ class LadderProcess:
         return self.process.returncode
 
 
-def start_ladder(tmp_path: Path, *args: str, db: Path | None = None, timeout: float = 120) -> LadderProcess:
-    """``arena ladder --port 0 --db DB ARGS`` in a subprocess; returns once it printed its URL."""
+def start_ladder(tmp_path: Path, *args: str, db: Path | None = None, timeout: float = 120,
+                 env: dict[str, str] | None = None) -> LadderProcess:
+    """``arena ladder --port 0 --db DB ARGS`` in a subprocess (in ``tmp_path``, with ``env``:
+    default the tests' :data:`ENV`); returns once it printed its URL."""
     db = db or tmp_path / "ladder.db"
     process = subprocess.Popen([*ARENA, "ladder", "--port", "0", "--db", str(db), *args], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=ENV, cwd=tmp_path)
+                               stderr=subprocess.PIPE, text=True, env=env or ENV, cwd=tmp_path)
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(iter(process.stderr.readline, "")), daemon=True).start()  # type: ignore[union-attr]
     found: list[str] = []
@@ -121,24 +128,26 @@ def get(url: str, token: str | None = None) -> tuple[int, Any]:
 
 
 # -- authors, with the real commands ----------------------------------------------------------------
-def arena(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([*ARENA, *args], capture_output=True, text=True, env=ENV, cwd=cwd, timeout=timeout)
+def arena(*args: str, cwd: Path | None = None, timeout: float = 300,
+          env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``arena ARGS`` run to its end (with ``env``, default :data:`ENV`)."""
+    return subprocess.run([*ARENA, *args], capture_output=True, text=True, env=env or ENV, cwd=cwd, timeout=timeout)
 
 
-def register(url: str, name: str, token_file: Path) -> str:
+def register(url: str, name: str, token_file: Path, env: dict[str, str] | None = None) -> str:
     """``arena register NAME --server URL --token-file FILE``; the token."""
-    done = arena("register", name, "--server", url, "--token-file", str(token_file))
+    done = arena("register", name, "--server", url, "--token-file", str(token_file), env=env)
     assert done.returncode == 0, f"arena register {name}: {done.returncode}\n{done.stdout}\n{done.stderr}"
     return done.stdout.splitlines()[0].strip()
 
 
-def submit(url: str, token_file: Path, name: str, *args: str) -> subprocess.CompletedProcess:
+def submit(url: str, token_file: Path, name: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """``arena submit NAME --server URL --token-file FILE ARGS`` (its completed process)."""
-    return arena("submit", name, "--server", url, "--token-file", str(token_file), *args)
+    return arena("submit", name, "--server", url, "--token-file", str(token_file), *args, env=env)
 
 
-def retire(url: str, token_file: Path, name: str) -> subprocess.CompletedProcess:
-    return arena("retire", name, "--server", url, "--token-file", str(token_file))
+def retire(url: str, token_file: Path, name: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return arena("retire", name, "--server", url, "--token-file", str(token_file), env=env)
 
 
 def wait_for(predicate: Any, timeout: float, what: str, interval: float = 0.5) -> Any:

@@ -29,7 +29,10 @@ from arena.ladder import board
 STATIC = Path(__file__).with_name("static")
 POLL = 0.5  # seconds between two reads of the store's changes counter
 HEARTBEAT = 15.0  # seconds of quiet before a comment line keeps proxies and the browser connected
-STREAM_SECONDS = 300.0  # one event stream's life; the browser reconnects by itself (retry below)
+# One event stream's life: the browser's EventSource reconnects by itself (after RETRY_MS) and is
+# sent the counter at once, so nothing is missed. It bounds how long a stopping server (which
+# waits for open responses) waits for a watching browser when nothing tells the stream to end.
+STREAM_SECONDS = 20.0
 RETRY_MS = 1000
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{1,31}$")
 
