@@ -206,3 +206,62 @@ def _play_it_through(tmp_path: Path, ladder, browser, endpoint: str) -> None:
     assert refusal.group(1).strip()[:60] in row.inner_text()
     assert page.locator("#my-bots tr[data-bot='firstlegal'][data-status='active']").count() == 1
     assert not errors, errors
+
+
+@needs_chromium
+def test_the_submission_page_registers_submits_and_retires(tmp_path):
+    """The page's own way in: a name registered (the token shown once, kept in the browser), a
+    module chosen in the file input and submitted (read in the page, posted as base64), its status
+    turning active in place; a broken one refused with its reason; the bot retired from the page."""
+    (tmp_path / "ladder.toml").write_text(LADDER_FILE)
+    (tmp_path / "first_legal.py").write_text(textwrap.dedent(MODULE_BOT))
+    (tmp_path / "broken.py").write_text(textwrap.dedent(BROKEN_BOT))
+    with ladder_running(tmp_path, "--config", str(tmp_path / "ladder.toml"), "--workers", "1",
+                        env=FRESH_ENV) as ladder, playwright.sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("dialog", lambda dialog: dialog.accept())  # the retire button's confirmation
+            page.goto(f"{ladder.url}/ladder/submit")
+            page.wait_for_selector("#games input[value='all_fours']:checked")  # the only game: chosen already
+            page.fill("#bot-name", "pagebot")
+            page.click("#submit-form button[type=submit]")
+            page.wait_for_selector("#submit-error:not([hidden])")
+            assert "register a name or give your token first" in page.inner_text("#submit-error")
+            page.fill("#author-name", "dora")
+            page.click("#register-form button")
+            page.wait_for_selector("#token-box:not([hidden])")
+            token = page.inner_text("#token-shown").strip()
+            assert len(token) >= 32 and page.input_value("#token") == token
+            assert page.evaluate("localStorage.getItem('arena-ladder-token')") == token
+            page.fill("#author-name", "dora")
+            page.click("#register-form button")  # the name is taken now: the server's reason
+            page.wait_for_selector("#register-error:not([hidden])")
+            assert "taken" in page.inner_text("#register-error")
+
+            page.set_input_files("#python-file", str(tmp_path / "first_legal.py"))
+            page.click("#submit-form button[type=submit]")
+            page.wait_for_selector("#submit-result:not([hidden])")
+            assert page.inner_text("#submit-result").startswith("pagebot v1: ")
+            page.wait_for_selector("#my-bots tr[data-bot='pagebot'][data-status='active']", timeout=300_000)
+
+            page.fill("#bot-name", "pagebroken")
+            page.set_input_files("#python-file", str(tmp_path / "broken.py"))
+            page.click("#submit-form button[type=submit]")
+            refused = page.locator("#my-bots tr[data-bot='pagebroken'][data-status='refused']")
+            refused.wait_for(timeout=300_000)
+            assert "broken at import" in refused.locator("td.reason").inner_text()
+
+            # The token stays in this browser: a reload shows the same bots.
+            page.reload()
+            page.wait_for_selector("#my-bots tr[data-bot='pagebot']")
+            page.click("#my-bots tr[data-bot='pagebot'] button.retire")
+            page.wait_for_selector("#my-bots tr[data-bot='pagebot'][data-status='retired']")
+            status, me = get(f"{ladder.url}/api/ladder/me", token)
+            assert status == 200 and {(v["bot"], v["status"]) for v in me["versions"]} == {
+                ("pagebot", "retired"), ("pagebroken", "refused")}
+            assert not errors, errors
+        finally:
+            browser.close()
