@@ -143,3 +143,24 @@ def test_sigterm_stops_the_ladder_and_keeps_what_is_stored(tmp_path, monkeypatch
         time.sleep(0.05)
     assert "keeps" in ladder.stderr() and "goes on where it was" in ladder.stderr()
     assert _finished(db) >= 1
+
+
+def test_bad_arguments_are_one_line_errors_and_start_nothing(tmp_path, capsys):
+    from arena.commandline import main
+
+    (tmp_path / "bad.toml").write_text('[[ladder]]\ngame = "all_fours"\nplayers = 9\n')
+    db = tmp_path / "ladder.db"
+    for argv, message in [
+        (["--config", str(tmp_path / "bad.toml")], "bad.toml: ladder[0].players: option 'players'"),
+        (["--config", str(tmp_path / "missing.toml")], "missing.toml: cannot read it"),
+        (["--house", "nobody"], "--house nobody: unknown bot 'nobody'"),
+        (["--executor", "nowhere"], "--executor nowhere: unknown executor"),
+        (["--workers", "0"], "--workers must be from 1 to 1024"),
+        (["--rounds", "0"], "--rounds must be at least 1"),
+        (["--port", "70000"], "--port 70000 is not a port"),
+    ]:
+        assert main(["ladder", "--db", str(db), "--port", "0", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1, (argv, err)
+    assert not (tmp_path / "ladder_files").exists()
+    assert _read(db, "SELECT COUNT(*) FROM ladder_versions") in ([], [(0,)])  # nothing added

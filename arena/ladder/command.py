@@ -65,6 +65,8 @@ def build(args: argparse.Namespace, registry: Any) -> Any:
     from arena.ladder.scheduler import Ladder, data_dir_for
     from arena.ladder.store import LadderStore
 
+    if not 0 <= args.port <= 65535:
+        raise ArenaError(f"--port {args.port} is not a port (0 to 65535)")
     if args.workers is not None and not 1 <= args.workers <= 1024:
         raise ArenaError(f"--workers must be from 1 to 1024, not {args.workers}")
     if args.pairings is not None and not 1 <= args.pairings <= 1000:
@@ -108,8 +110,6 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from arena.web.app import create_app
     from arena.web.command import WS_MAX_SIZE, _listen
 
-    if not 0 <= args.port <= 65535:
-        raise ArenaError(f"--port {args.port} is not a port (0 to 65535)")
     registry = get_registry()
     ladder = build(args, registry)
     routes = _optional_routes("arena.ladder.api", ladder) + _optional_routes("arena.ladder.web", ladder)

@@ -72,9 +72,9 @@ class Ladder:
         self._lock = threading.Lock()
         self.stopping = threading.Event()
         self.restarts = 0  # executors made again after a lost worker (the bench and tests read it)
+        self._prepare()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         (self.data_dir / "logs").mkdir(exist_ok=True)
-        self._prepare()
 
     # -- setting up ------------------------------------------------------------------------------
     def _registered(self, name: str, options: Mapping[str, Any]) -> Callable[[], Any]:
