@@ -98,4 +98,4 @@ function headToHead(data) {
     el("p", { class: "hint" }, "Deal sets won, drawn and lost: this bot's margin summed over the deal set's rotations against the opponent's."));
 }
 
-live(refresh);
+live(refresh, () => {}, 5000); // a bot's page reads all its deal sets: refreshed every 5 s at most

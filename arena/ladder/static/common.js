@@ -37,12 +37,15 @@ async function call(method, path, body, token) {
 
 /**
  * Call ``refresh()`` now and again whenever the ladder's store changes (an ``event: change``),
- * one refresh at a time: changes during a refresh make one more refresh after it. ``status`` is
- * told "live", "reconnecting" as the feed comes and goes. Returns a function that stops it.
+ * one refresh at a time and at most one per ``every`` ms: the changes during a refresh or the
+ * pause after it make one more refresh (a busy ladder writes several times a second; a bot's page
+ * costs the server more than the board). ``status`` is told "live", "reconnecting" as the feed
+ * comes and goes. Returns a function that stops it.
  */
-export function live(refresh, status = () => {}) {
+export function live(refresh, status = () => {}, every = 1000) {
   let running = false;
   let again = false;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, every));
   const run = async () => {
     if (running) {
       again = true;
@@ -52,10 +55,13 @@ export function live(refresh, status = () => {}) {
     try {
       do {
         again = false;
-        await refresh();
+        try {
+          await refresh();
+        } catch (err) {
+          console.error(err);
+        }
+        await pause();
       } while (again);
-    } catch (err) {
-      console.error(err);
     } finally {
       running = false;
     }

@@ -143,4 +143,4 @@ async function retire(bot) {
 }
 
 loadGames().catch((err) => show("submit-error", err.message));
-live(refreshMine);
+live(refreshMine, () => {}, 1000);
