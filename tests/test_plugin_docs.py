@@ -34,5 +34,5 @@ def test_the_bundled_extensions_are_named(registry):
         assert f"`{name}`" in DOC and name in registry.isolations
     for name in ("local", "inline", "ray"):
         assert f"`{name}`" in DOC and name in registry.executors
-    for name in ("games", "bots", "play", "run", "board", "verify", "bench", "match", "serve-bot", "serve"):
+    for name in ("games", "bots", "play", "run", "board", "verify", "bench", "match", "serve-bot", "serve", "ladder"):
         assert f"`{name}`" in DOC and name in registry.commands
