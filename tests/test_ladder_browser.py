@@ -265,3 +265,66 @@ def test_the_submission_page_registers_submits_and_retires(tmp_path):
             assert not errors, errors
         finally:
             browser.close()
+
+
+@needs_chromium
+def test_the_board_and_a_bots_page_on_a_store_filled_by_hand(tmp_path, registry):
+    """The pages on known data (tests/test_ladder_board.py's store): the board's rows in rank order,
+    retired and unrated rows unranked after them, a tab per ladder, a store write shown without a
+    reload; a bot's page with both versions' history (the retired one grey), its fault's cause and
+    head to head."""
+    import threading
+    from types import SimpleNamespace
+
+    from arena.ladder import web
+    from arena.ladder.store import LadderStore
+    from arena.web.app import create_app
+    from tests.ladder_support import serving
+    from tests.test_ladder_board import LADDER, fill
+
+    db = tmp_path / "ladder.db"
+    store = LadderStore(db)
+    versions, _ = fill(store)
+    store.set_meta("ladders", '["all_fours/2", "five_hundred/4"]')
+    ladder = SimpleNamespace(store=store, registry=registry, stopping=threading.Event())
+    app = create_app(db, registry=registry, extra_routes=web.routes(ladder))
+    with serving(app) as url, playwright.sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(f"{url}/ladder")
+            page.wait_for_selector(f"#board[data-ladder='{LADDER}'] tr[data-bot]")
+            rows = _ranked(page)
+            assert [(r["bot"], r["rank"]) for r in rows] == [("gamma", "1"), ("alpha", "2"), ("beta", "3"), ("delta", ""),
+                                                            ("alpha", "")]
+            assert "faults in 1 of 2 matches (50%): crash: boom" in rows[0]["text"]
+            assert "not rated" in rows[3]["text"] and "replaced by version 2" in rows[4]["text"]
+            retired = page.locator("#board tr[data-status='retired'] td.rating")
+            assert retired.evaluate("c => getComputedStyle(c).color") == "rgb(153, 153, 153)"  # greyed
+            assert page.locator("#board tr[data-bot='gamma'] svg.interval-bar rect").count() == 1
+            page.evaluate("window.__loadedOnce = true")
+            store.set_status(versions["b"]["id"], "probation", "faults in 3 of 6 matches (50%): timeout: slow")
+            page.wait_for_selector("#board tr[data-bot='beta'][data-status='probation']")
+            assert "timeout: slow" in page.inner_text("#board tr[data-bot='beta']")
+            assert page.get_attribute("#board", "data-changes") == str(store.changes())
+            page.click("#ladder-tabs button[data-ladder='five_hundred/4']")
+            page.wait_for_selector("#board[data-ladder='five_hundred/4']")
+            assert "No bot plays this ladder yet" in page.inner_text("#board") and page.url.endswith("five_hundred%2F4")
+            assert page.evaluate("window.__loadedOnce") is True
+
+            page.goto(f"{url}/ladder/bots/alpha")
+            page.wait_for_selector("#history svg.history-chart")
+            assert page.locator("#history g.series").count() == 2
+            assert page.locator("#history g.series.retired polyline.mu").get_attribute("stroke") == "#999"
+            assert page.locator("#versions tr[data-status='retired']").count() == 1
+            assert "no answer within 1.0 s" in page.inner_text("#faults")
+            head = page.locator("#head-to-head tr[data-opponent='beta'] td")
+            assert [head.nth(i).inner_text() for i in range(2, 5)] == ["2", "1", "0"]
+            assert page.locator("#recent tr[data-deal-set]").count() == 4
+            assert not errors, errors
+        finally:
+            browser.close()
+            ladder.stopping.set()
+            store.close()
