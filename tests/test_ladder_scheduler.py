@@ -93,15 +93,20 @@ def test_dead_and_slow_endpoints_fault_only_themselves_and_go_on_probation(tmp_p
     names = {v["id"]: f"{v['bot']} v{v['number']}" for v in store.versions()}
     remote = {"dead v1", "slow v1"}
     deal_sets = list(reversed(store.deal_sets(limit=10_000)))
-    met = {name: 0 for name in remote}
+    met = {name: 0 for name in remote}  # matches played, and those with a fault of its own
+    faults_of = {name: 0 for name in remote}
     for deal_set in deal_sets:
         lineup = {names[v] for v in deal_set["lineup"]}
         for match in deal_set["matches"]:
             assert match["spec"]["isolation"] == ("sandbox" if lineup & remote else "process")
-            # only the remote bots fault, each in every match it plays; a house bot never does
-            assert _fault_seats(match) == lineup & remote, match["result"]["faults"]
+            # only the remote bots fault, each in every match it plays against a house bot; a house bot never does
+            faulted = _fault_seats(match)
+            assert faulted <= lineup & remote and bool(faulted) == bool(lineup & remote), match["result"]["faults"]
+            if lineup - remote:
+                assert faulted == lineup & remote, match["result"]["faults"]
             for name in lineup & remote:
                 met[name] += 1
+                faults_of[name] += name in faulted
                 if not lineup - remote:
                     continue
                 # its house opponent's result stands: the house side is ranked first
@@ -116,7 +121,8 @@ def test_dead_and_slow_endpoints_fault_only_themselves_and_go_on_probation(tmp_p
     assert slow_version["status"] == "probation" and "timeout" in slow_version["reason"]
     for version in (dead, slow_version):
         rating = store.rating(version["id"], "all_fours/2")
-        assert rating is not None and rating["faults"] == rating["matches"]
+        name = f"{version['bot']} v1"
+        assert rating is not None and (rating["matches"], rating["faults"]) == (met[name], faults_of[name])
         # put on probation when its last deal set was rated: never in a later round
         last = store.history(version["id"])[-1]["deal_set"]
         round_of = {d["id"]: d["round"] for d in deal_sets}
