@@ -29,7 +29,7 @@ def _add_ladder(p: argparse.ArgumentParser, registry: Any) -> None:
                    "ladder per installed game at its default player count)")
     p.add_argument("--workers", type=int, default=None, help="matches at once (default: one per core)")
     p.add_argument("--executor", default="local", help="the registered executor that plays the matches "
-                   "(local, the default; ray with --ray-address; see `arena executors`)")
+                   "(local, the default: a process pool; inline; ray, see docs/cluster.md)")
     p.add_argument("--ray-address", metavar="ADDRESS", help="join this Ray cluster (implies --executor ray)")
     p.add_argument("--house", default="", metavar="NAMES",
                    help="installed bots that play on the ladder too, comma-separated (e.g. heuristic,random)")
