@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -78,12 +79,16 @@ def _grpc_endpoint(tmp_path: Path) -> tuple[subprocess.Popen, str]:
     """``arena serve-bot random`` on a free port, as its author runs it; its grpc:// address."""
     process = subprocess.Popen([*ARENA, "serve-bot", "random", "--port", "0"], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env=FRESH_ENV, cwd=tmp_path)
-    line = process.stdout.readline()  # type: ignore[union-attr]
-    found = re.search(r"grpc://[\d.]+:\d+", line)
-    if found is None:
-        process.kill()
-        raise AssertionError(f"arena serve-bot printed no address: {line!r}")
-    return process, found.group(0)
+    seen = []
+    for line in process.stdout:  # type: ignore[union-attr]
+        seen.append(line)
+        found = re.search(r"grpc://[\d.]+:\d+", line)
+        if found is not None:  # what it prints later is read (and dropped) so its pipe never fills
+            threading.Thread(target=process.stdout.read, daemon=True).start()  # type: ignore[union-attr]
+            return process, found.group(0)
+    process.kill()
+    process.wait(timeout=30)
+    raise AssertionError(f"arena serve-bot printed no address: {''.join(seen)[-2000:]!r}")
 
 
 def _ranked(page) -> list[dict]:
@@ -273,7 +278,6 @@ def test_the_board_and_a_bots_page_on_a_store_filled_by_hand(tmp_path, registry)
     retired and unrated rows unranked after them, a tab per ladder, a store write shown without a
     reload; a bot's page with both versions' history (the retired one grey), its fault's cause and
     head to head."""
-    import threading
     from types import SimpleNamespace
 
     from arena.ladder import web
