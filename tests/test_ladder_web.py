@@ -155,3 +155,29 @@ def test_the_event_stream_ends_when_the_ladder_stops(server):
             next_event()
     finally:
         connection.close()
+
+
+def test_streams_end_when_the_server_is_told_to_exit():
+    """uvicorn's signal handler is its server's handle_exit: once it set should_exit, open streams
+    end (a stopping server waits for open responses)."""
+    import signal
+
+    class Server:
+        should_exit = False
+
+        def handle_exit(self, sig, frame):
+            self.should_exit = True
+
+    server = Server()
+    previous = signal.signal(signal.SIGINT, server.handle_exit)
+    try:
+        ladder = SimpleNamespace(stopping=threading.Event())
+        assert not web._stopping(ladder)
+        server.should_exit = True
+        assert web._stopping(ladder)
+        server.should_exit = False
+        ladder.stopping.set()
+        assert web._stopping(ladder)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert not web._stopping(SimpleNamespace())  # pytest's own handler: not a server's

@@ -13,6 +13,7 @@ import asyncio
 import html
 import json
 import re
+import signal
 import time
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable
@@ -61,9 +62,15 @@ def _not_found_page(message: str) -> HTMLResponse:
 
 
 def _stopping(ladder: Any) -> bool:
-    """Whether the ladder is stopping (its ``stopping`` event is set): open streams end then."""
+    """Whether open event streams should end: the ladder is stopping (its ``stopping`` event is
+    set), or the uvicorn server is (Ctrl-C or SIGTERM: it waits for open responses to end before
+    it stops, and nothing tells a streaming response). uvicorn's signal handler is its server's
+    ``handle_exit``, which sets ``should_exit``: read through the handler, as nothing else shows it."""
     event = getattr(ladder, "stopping", None)
-    return bool(event is not None and event.is_set())
+    if event is not None and event.is_set():
+        return True
+    server = getattr(signal.getsignal(signal.SIGINT), "__self__", None)
+    return getattr(server, "should_exit", False) is True
 
 
 def _match_id(request: Request) -> int:
