@@ -95,6 +95,7 @@ def test_the_board_ranks_by_mu_minus_three_sigma_with_the_interval(filled):
     store, v, _ = filled
     data = board.board(store, LADDER)
     assert data["ladder"] == LADDER and data["ladders"] == [LADDER] and data["changes"] == store.changes()
+    assert data["counts"]["matches_finished"] == 8 and data["counts"]["deal_sets_rated"] == 4
     rows = {row["label"]: row for row in data["rows"]}
     # gamma 31 - 21 = 10, alpha v2 24 - 16.5 = 7.5, beta 22 - 18 = 4: ranked in that order
     ranked = [row["label"] for row in data["rows"] if row["rank"] is not None]

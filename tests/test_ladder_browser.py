@@ -308,6 +308,7 @@ def test_the_board_and_a_bots_page_on_a_store_filled_by_hand(tmp_path, registry)
             retired = page.locator("#board tr[data-status='retired'] td.rating")
             assert retired.evaluate("c => getComputedStyle(c).color") == "rgb(153, 153, 153)"  # greyed
             assert page.locator("#board tr[data-bot='gamma'] svg.interval-bar rect").count() == 1
+            assert "Round 4 · 8 of 8 scheduled matches played · 4 deal sets rated" in page.inner_text("#board-counts")
             page.evaluate("window.__loadedOnce = true")
             store.set_status(versions["b"]["id"], "probation", "faults in 3 of 6 matches (50%): timeout: slow")
             page.wait_for_selector("#board tr[data-bot='beta'][data-status='probation']")

@@ -34,6 +34,7 @@ class BoardStore(Protocol):
     def deal_sets(self, version: int | None = None, ladder: str | None = None, limit: int = 50) -> list[dict[str, Any]]: ...
     def match(self, match_id: int) -> dict[str, Any] | None: ...
     def changes(self) -> int: ...
+    def counts(self) -> dict[str, int]: ...
 
 
 # -- small pieces ---------------------------------------------------------------------------------
@@ -155,8 +156,9 @@ def _outcome(mine: float, theirs: float) -> str:
 
 # -- the board ------------------------------------------------------------------------------------
 def board(store: BoardStore, ladder: str, ladders: list[str] | None = None) -> dict[str, Any]:
-    """One ladder's board: its versions ranked by mu - 3 sigma (active and on probation; retired,
-    refused and not yet rated ones follow, unranked) and the ladder's names for the tabs."""
+    """One ladder's board: its versions ranked by mu - 3 sigma (active and on probation; retired
+    and not yet rated ones follow, unranked; refused ones are not shown), the ladder's names for
+    the tabs, and the whole ladder's counts (rounds, matches played, ...)."""
     versions = _Versions(store)
     rows: list[dict[str, Any]] = []
     rated: set[int] = set()
@@ -188,7 +190,7 @@ def board(store: BoardStore, ladder: str, ladders: list[str] | None = None) -> d
     for row in others:
         row["rank"] = None
     return {"ladder": ladder, "ladders": list(ladders if ladders is not None else store.ladders()),
-            "changes": store.changes(), "rows": ranked + others}
+            "changes": store.changes(), "counts": store.counts(), "rows": ranked + others}
 
 
 def _version_fields(version: Mapping[str, Any], versions: _Versions) -> dict[str, Any]:

@@ -52,6 +52,10 @@ function render(data) {
     el("tbody", {}, rows.length ? rows.map((r) => row(r, scale))
       : el("tr", {}, el("td", { colspan: head.length, class: "empty" }, "No bot plays this ladder yet: submit one."))));
   clear(section).appendChild(el("h2", { id: "board-title" }, data.ladder ? `${data.ladder.replace("/", ", ")} players` : "No ladder yet"));
+  const c = data.counts || {};
+  section.appendChild(el("p", { id: "board-counts", class: "hint" },
+    `Round ${c.rounds ?? 0} · ${c.matches_finished ?? 0} of ${c.matches ?? 0} scheduled matches played · `
+    + `${c.deal_sets_rated ?? 0} deal sets rated · ${c.active ?? 0} versions playing (all ladders)`));
   section.appendChild(table);
   section.dataset.ladder = data.ladder || "";
   section.dataset.changes = String(data.changes);
