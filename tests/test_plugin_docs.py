@@ -26,13 +26,14 @@ def test_every_hook_has_a_section_and_every_section_a_hook():
 
 
 def test_the_bundled_extensions_are_named(registry):
-    bundled = {"grpc", "cmd", "human"}  # seat kinds: by prefix below
+    bundled = {"grpc", "cmd", "human", "pybot"}  # seat kinds: by prefix below
     for kind in registry.seat_kinds.values():
         if kind.name in bundled:
             assert all(f"`{prefix}" in DOC for prefix in kind.prefixes), kind
-    for name in ("inprocess", "process"):
+    for name in ("inprocess", "process", "sandbox"):
         assert f"`{name}`" in DOC and name in registry.isolations
     for name in ("local", "inline", "ray"):
         assert f"`{name}`" in DOC and name in registry.executors
-    for name in ("games", "bots", "play", "run", "board", "verify", "bench", "match", "serve-bot", "serve", "ladder"):
+    for name in ("games", "bots", "play", "run", "board", "verify", "bench", "match", "serve-bot", "serve", "ladder",
+                 "register", "submit", "retire"):
         assert f"`{name}`" in DOC and name in registry.commands

@@ -116,7 +116,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     app = create_app(args.db, registry=registry, extra_routes=routes)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE, lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE, lifespan="on",
+                                            timeout_graceful_shutdown=5))  # an open event stream never holds a stop up for long
     failure: list[BaseException] = []
 
     def schedule() -> None:
