@@ -92,27 +92,17 @@ def build(args: argparse.Namespace, registry: Any) -> Any:
         raise
 
 
-def _optional_routes(module: str, ladder: Any) -> list[Any]:
-    """The routes of ``module`` (the authors' API, the board), if it is installed."""
-    import importlib
-
-    try:
-        found = importlib.import_module(module)
-    except ImportError:
-        return []
-    return list(found.routes(ladder))
-
-
 def cmd_ladder(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from arena.ladder import api, web
     from arena.plugins import get_registry
     from arena.web.app import create_app
     from arena.web.command import WS_MAX_SIZE, _listen
 
     registry = get_registry()
     ladder = build(args, registry)
-    routes = _optional_routes("arena.ladder.api", ladder) + _optional_routes("arena.ladder.web", ladder)
+    routes = api.routes(ladder) + web.routes(ladder)  # the authors' API, then the board's pages
     app = create_app(args.db, registry=registry, extra_routes=routes)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
