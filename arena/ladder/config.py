@@ -17,11 +17,11 @@ Without a file: one ladder per installed game at its default player count, defau
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from arena import tomlfile
 from arena.errors import ArenaError, OptionError, UnknownGameError
 from arena.referee.clock import TimeControl
 from arena.referee.faults import FaultPolicy
@@ -72,17 +72,7 @@ def default(registry: Any) -> LadderConfig:
 
 
 def load(path: str | Path, registry: Any) -> LadderConfig:
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LadderFileError(f"{path}: cannot read it: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise LadderFileError(f"{path}: not UTF-8 text: byte {exc.start} cannot be decoded") from None
-    except RecursionError:
-        raise LadderFileError(f"{path}: nested too deeply to be a ladder file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise LadderFileError(f"{path}: not valid TOML: {exc}") from exc
+    data = tomlfile.read(path, "ladder file", LadderFileError)
     return parse(data, str(path), registry)
 
 

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import time
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
+from arena.sqlite_shared import SharedSQLite
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ladder_authors (
@@ -116,28 +115,11 @@ def _loads(text: str | None) -> Any:
     return json.loads(text) if text else None
 
 
-class LadderStore:
-    def __init__(self, path: str | Path):
-        self.path = str(path)
-        self._lock = threading.RLock()
-        try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-        except (sqlite3.Error, OSError) as exc:
-            raise LadderStoreError(f"the ladder database {self.path} cannot be used: {exc}") from None
-
-    def close(self) -> None:
-        with self._lock:
-            self.db.close()
-
-    # -- plumbing ------------------------------------------------------------------------------
-    def _query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            return self.db.execute(sql, tuple(args)).fetchall()
+class LadderStore(SharedSQLite):
+    SCHEMA = SCHEMA
+    WHAT = "ladder database"
+    Error = LadderStoreError
+    TIMEOUT = 30.0
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

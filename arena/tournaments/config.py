@@ -40,11 +40,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from arena import tomlfile
 from arena.errors import ArenaError, OptionError, UnknownGameError
 from arena.players.seats import check_seat
 from arena.referee.clock import TimeControl
@@ -119,17 +119,7 @@ class TournamentConfig:
 
 def load(path: str | Path, registry: Any = None) -> TournamentConfig:
     """Read and check a tournament file. With ``registry``, games, options and bots are checked too."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TournamentFileError(f"{path}: cannot read it: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise TournamentFileError(f"{path}: not UTF-8 text: byte {exc.start} cannot be decoded") from None
-    except RecursionError:
-        raise TournamentFileError(f"{path}: nested too deeply to be a tournament file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TournamentFileError(f"{path}: not valid TOML: {exc}") from exc
+    data = tomlfile.read(path, "tournament file", TournamentFileError)
     return parse(data, str(path), registry)
 
 

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
-import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterator
 
 from arena.errors import ArenaError
+from arena.sqlite_shared import SharedSQLite
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -86,27 +84,10 @@ class TableRow:
                 "ranked": self.ranked, "finished": self.finished is not None, "created": self.created}
 
 
-class WebStore:
-    def __init__(self, path: str | Path):
-        self.path = str(path)
-        self._lock = threading.RLock()
-        try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
-        except (sqlite3.Error, OSError) as exc:
-            raise WebStoreError(f"the web database {self.path} cannot be used: {exc}") from None
-
-    def close(self) -> None:
-        with self._lock:
-            self.db.close()
-
-    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            return self.db.execute(sql, args).fetchall()
+class WebStore(SharedSQLite):
+    SCHEMA = SCHEMA
+    WHAT = "web database"
+    Error = WebStoreError
 
     def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
         with self._lock:
