@@ -1,0 +1,193 @@
+"""Determinized search (PIMC): sampled deals, weighted by auction inference, rolled out per action.
+
+For one decision: the deals the seat could be facing are drawn with ``resample`` from a proxy
+state (:mod:`bots.search.proxy`). Each sample's auction is replayed with the heuristic in every
+other seat; a sample in which the heuristic would not have made one of the bids it saw is redrawn
+(a few tries) and, if no better one turns up, kept with a weight that halves per disagreeing bid:
+a bid implies holdings. Each candidate action is then played on every sample and the hand rolled
+out to its end with the rollout policy for every seat; the candidate with the best weighted mean of
+the side's score margin on the hand wins. The same samples serve every candidate (common random
+numbers), so the comparison is between actions, not deals.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from arena.games.base import Game, GameState
+from arena.players.base import MatchInfo, Player
+
+from bots.search.proxy import ProxyBuilder
+
+CANDIDATES = 8  # at most this many actions are searched (the heuristic's choice always among them)
+INFERENCE_TRIES = 4  # draws per sample to find a deal the auction agrees with
+MISMATCH_WEIGHT = 0.5  # a kept sample's weight per bid the heuristic would not have made
+
+
+@dataclass
+class Stats:
+    """What the last decisions cost (for the bench and the tests)."""
+
+    decisions: int = 0
+    searched: int = 0
+    samples: int = 0
+    rollouts: int = 0
+    rejected: int = 0
+    fallbacks: int = 0
+    last_samples: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def margin(scores: list[int], before: list[int], side: int) -> float:
+    """The side's score change on the hand less the mean change of the other sides."""
+    changes = [a - b for a, b in zip(scores, before)]
+    others = [c for s, c in enumerate(changes) if s != side]
+    return changes[side] - (sum(others) / len(others) if others else 0.0)
+
+
+class Policy:
+    """Picks an action id for whoever is to act in a full state: heuristic or uniformly random."""
+
+    def __init__(self, game: Game, kind: str, options: Mapping[str, Any], rng: random.Random,
+                 make_heuristic: Callable[[int], Player]):
+        self.game, self.kind, self.rng = game, kind, rng
+        self.players: dict[int, Player] = {}
+        self.options, self.make = options, make_heuristic
+
+    def heuristic(self, seat: int) -> Player:
+        player = self.players.get(seat)
+        if player is None:
+            player = self.players[seat] = self.make(seat)
+            player.start_match(MatchInfo(self.game.name, dict(self.options), seat, ()))
+        return player
+
+    def heuristic_id(self, state: GameState, seat: int) -> int:
+        legal = state.legal_action_ids()
+        if len(legal) == 1:
+            return legal[0]
+        obs = state.observation(seat)
+        obs["time_left"], obs["bank_left"] = 1.0, None
+        aid = self.game.action_id(self.heuristic(seat).act(obs))
+        return aid if aid in legal else legal[0]
+
+    def choose(self, state: GameState) -> int:
+        seat = state.current_player()
+        assert seat is not None
+        if self.kind == "random":
+            return self.rng.choice(state.legal_action_ids())
+        return self.heuristic_id(state, seat)
+
+
+class Searcher:
+    def __init__(self, game: Game, seat: int, settings: Mapping[str, Any], options: Mapping[str, Any],
+                 rng: random.Random, make_heuristic: Callable[[int], Player]):
+        self.game, self.seat, self.rng = game, seat, rng
+        self.samples = int(settings["samples"])
+        self.policy = Policy(game, settings["rollout"], options, rng, make_heuristic)
+        self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
+        self.proxy = ProxyBuilder(game, seat, rng)
+        self.stats = Stats()
+
+    def decide(self, obs: Mapping[str, Any], budget: float) -> str:
+        """The action for ``obs``, thinking at most about ``budget`` seconds."""
+        start = time.monotonic()
+        deadline = start + budget
+        legal = list(obs["legal_actions"])
+        self.stats.decisions += 1
+        fallback = self.game.action_string(self._fallback(obs))
+        if len(legal) == 1 or budget <= 0 or self.samples <= 0:
+            return fallback if fallback in legal else legal[0]
+        try:
+            state = self.proxy.observe(obs)
+        except Exception as exc:  # the proxy is a best effort: without one the heuristic plays
+            self.stats.fallbacks += 1
+            self.stats.errors.append(f"{type(exc).__name__}: {exc}")
+            return fallback
+        ids = [self.game.action_id(a) for a in legal]
+        candidates = self._candidates([i for i in ids if i is not None], self.game.action_id(fallback))
+        totals = {c: 0.0 for c in candidates}
+        weight_sum = 0.0
+        drawn = 0
+        side = self.game.side_of(self.seat)
+        while drawn < self.samples and time.monotonic() < deadline:
+            try:
+                sample, weight = self._sample(state, obs, deadline)
+            except Exception as exc:  # a proxy resample cannot follow (an engine's limit): what we have
+                self.stats.errors.append(f"{type(exc).__name__}: {exc}")
+                self.proxy.proxy = None
+                break
+            if sample is None:
+                break
+            drawn += 1
+            before = sample.scores()
+            for c in candidates:
+                if time.monotonic() >= deadline and drawn > 1:
+                    break
+                totals[c] += weight * self._rollout(sample, c, before, side)
+            else:
+                weight_sum += weight
+                continue
+            break  # out of time inside a sample: its partial totals are dropped below
+        self.stats.last_samples = drawn
+        self.stats.samples += drawn
+        if weight_sum == 0:
+            return fallback
+        self.stats.searched += 1
+        best = max(candidates, key=lambda c: (totals[c], c == candidates[0]))
+        return self.game.action_string(best)
+
+    # -- parts -------------------------------------------------------------------------------
+    def _fallback(self, obs: Mapping[str, Any]) -> int:
+        aid = self.game.action_id(self.judge.heuristic(self.seat).act(dict(obs)))
+        legal = [self.game.action_id(a) for a in obs["legal_actions"]]
+        return aid if aid in legal and aid is not None else legal[0]  # type: ignore[return-value]
+
+    def _candidates(self, ids: list[int], first: int | None) -> list[int]:
+        """The heuristic's choice first, then the others (a random few when there are many)."""
+        rest = [i for i in ids if i != first]
+        if len(rest) > CANDIDATES - 1:
+            rest = self.rng.sample(rest, CANDIDATES - 1)
+        return ([first] if first is not None else []) + rest
+
+    def _sample(self, state: GameState, obs: Mapping[str, Any], deadline: float) -> tuple[GameState | None, float]:
+        best: GameState | None = None
+        best_miss = -1
+        for _ in range(INFERENCE_TRIES):
+            sample = state.resample(self.seat, self.rng)
+            miss = self._disagreements(sample, obs)
+            if best is None or miss < best_miss:
+                best, best_miss = sample, miss
+            if miss == 0 or time.monotonic() >= deadline:
+                break
+            self.stats.rejected += 1
+        return best, MISMATCH_WEIGHT ** max(best_miss, 0)
+
+    def _disagreements(self, sample: GameState, obs: Mapping[str, Any]) -> int:
+        """How many of the other seats' auction actions the heuristic would not have taken on this deal."""
+        actions = sample.deals[-1]["actions"]
+        if not any(a != self.seat and not self.game.action_string(i).startswith("play ") for a, i in actions):
+            return 0
+        replay = self.proxy.fresh_hand(sample.deals[-1]["deck"], obs)
+        miss = 0
+        for actor, aid in actions:
+            name = self.game.action_string(aid)
+            if name.startswith("play "):
+                break  # the card play: voids already shape the deal
+            if actor != self.seat and len(replay.legal_action_ids()) > 1 and not name.startswith(("discard", "give")):
+                if self.judge.heuristic_id(replay, actor) != aid:
+                    miss += 1
+            replay.apply_id(aid)
+        return miss
+
+    def _rollout(self, sample: GameState, action: int, before: list[int], side: int) -> float:
+        state = sample.clone()
+        hands = len(state.deal_results)
+        state.apply_id(action)
+        choose = self.policy.choose
+        while not state.is_over() and len(state.deal_results) == hands:
+            state.apply_id(choose(state))
+        self.stats.rollouts += 1
+        return margin(state.scores(), before, side)
