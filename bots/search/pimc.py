@@ -101,7 +101,7 @@ class Searcher:
         if len(legal) == 1 or budget <= 0 or self.samples <= 0:
             return fallback if fallback in legal else legal[0]
         try:
-            state = self.proxy.observe(obs)
+            state = self.proxy.observe(obs, deadline)
         except Exception as exc:  # the proxy is a best effort: without one the heuristic plays
             self.stats.fallbacks += 1
             self.stats.errors.append(f"{type(exc).__name__}: {exc}")

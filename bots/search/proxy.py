@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import time
 from typing import Any, Callable, Mapping, Sequence
 
 from arena.games.base import Game, GameState
@@ -23,6 +24,7 @@ from arena.games.base import Game, GameState
 HIDDEN_VERBS = ("discard", "give")  # actions other seats may take unseen (Five Hundred, Bid Euchre)
 REPAIR_TRIES = 400  # resamples tried to make one observed action possible
 # Keys a proxy may differ in: it starts at this hand (no earlier hands), the clock is the referee's
+SCORED_IN_HAND = ("all_fours",)  # games whose scores change inside a hand (kicks of turn-ups)
 LOOSE_KEYS = frozenset({"hand_index", "hands_played", "last_result", "time_left", "bank_left"})
 
 
@@ -75,7 +77,7 @@ class ProxyBuilder:
         self.kitty: list[str] | None = None  # a kitty the seat saw this hand (Five Hundred's contractor)
 
     # -- public ------------------------------------------------------------------------------
-    def observe(self, obs: Mapping[str, Any]) -> GameState:
+    def observe(self, obs: Mapping[str, Any], deadline: float = float("inf")) -> GameState:
         key = (obs["hand_index"], obs["dealer"])
         history = [(int(a), str(s)) for a, s in obs["history"]]
         if key != self.key:
@@ -84,19 +86,23 @@ class ProxyBuilder:
             self.kitty = list(obs["kitty"])
             self.proxy = None
         self.hands_at[len(history)] = list(obs["hand"])
+        calibrated = False
         for attempt in range(3):
             try:
                 if self.proxy is None or self.applied > len(history):
+                    if self.game.name in SCORED_IN_HAND and not calibrated:
+                        self.offset = list(obs["scores"])  # replay from zero to learn this hand's own changes
                     self._start(obs, history)
                 assert self.proxy is not None
-                self._replay(history)
-                self._own_hand(list(obs["hand"]))
-                real_scores = list(obs["scores"])
+                self._replay(history, deadline)
+                self._own_hand(list(obs["hand"]), deadline)
                 got = self.proxy.observation(self.seat)
-                if got["scores"] != real_scores:  # a score changed inside this hand (a kick): shift the start
+                if got["scores"] != list(obs["scores"]):  # a score changed inside this hand (a kick)
+                    if calibrated:
+                        raise ProxyError(f"scores {got['scores']} rebuilt, {obs['scores']} seen")
                     assert self.offset is not None
-                    self.offset = [o + g - r for o, g, r in zip(self.offset, got["scores"], real_scores)]
-                    self.proxy = None
+                    self.offset = [o + g - r for o, g, r in zip(self.offset, got["scores"], obs["scores"])]
+                    self.proxy, calibrated = None, True
                     continue
                 if not same_view(got, obs):
                     raise ProxyError("the rebuilt observation differs: "
@@ -104,7 +110,7 @@ class ProxyBuilder:
                 return self.proxy
             except ProxyError:
                 self.proxy = None
-                if attempt == 2:
+                if attempt == 2 or time.monotonic() >= deadline:
                     raise
         raise ProxyError("no proxy state")
 
@@ -120,6 +126,9 @@ class ProxyBuilder:
         first = min(self.hands_at)
         own = list(self.hands_at[first]) + [s.split(" ", 1)[1] for a, s in history[:first]
                                             if a == self.seat and s.startswith("play ")]
+        if self.game.name == "all_fours":  # cards that came later came from runs of the pack, in order
+            for length in sorted(self.hands_at):
+                own += [card for card in self.hands_at[length] if card not in own]
         if self.offset is None:
             self.offset = [0] * len(obs["scores"])
         try:
@@ -132,14 +141,14 @@ class ProxyBuilder:
         self.proxy = self.fresh_hand(deck, obs)
         self.applied = 0
 
-    def _replay(self, history: list[tuple[int, str]]) -> None:
+    def _replay(self, history: list[tuple[int, str]], deadline: float) -> None:
         game = self.game
         while self.applied < len(history):
             state = self.proxy
             assert state is not None
             index = self.applied
             if index in self.hands_at:
-                self._own_hand(self.hands_at[index])
+                self._own_hand(self.hands_at[index], deadline)
                 state = self.proxy
                 assert state is not None
             actor, action = history[index]
@@ -155,16 +164,18 @@ class ProxyBuilder:
                     break
                 state.apply_id(self.rng.choice(hidden))
             if state.current_player() != actor or aid not in state.legal_action_ids():
-                state = self._make_possible(state, actor, aid)
+                state = self._make_possible(state, actor, aid, deadline)
             state.apply_id(aid)
             self.proxy = state
             self.applied += 1
 
-    def _make_possible(self, state: GameState, actor: int, aid: int) -> GameState:
+    def _make_possible(self, state: GameState, actor: int, aid: int, deadline: float) -> GameState:
         """A resample of ``state`` (from the seat's view) in which ``actor`` may take ``aid`` now."""
         self.repairs += 1
         if actor != self.seat:
             for _ in range(REPAIR_TRIES):
+                if time.monotonic() >= deadline:
+                    raise ProxyError("out of time rebuilding the state")
                 sample = state.resample(self.seat, self.rng)
                 for _ in range(12):
                     if sample.current_player() == actor and aid in sample.legal_action_ids():
@@ -176,7 +187,7 @@ class ProxyBuilder:
                     sample.apply_id(self.rng.choice(hidden))
         raise ProxyError(f"seat {actor} cannot take {self.game.action_string(aid)!r} in any sample")
 
-    def _own_hand(self, hand: list[str]) -> None:
+    def _own_hand(self, hand: list[str], deadline: float) -> None:
         """Make the proxy's hand of the seat ``hand`` (redealt from another seat's view)."""
         state = self.proxy
         assert state is not None
@@ -185,6 +196,8 @@ class ProxyBuilder:
         self.repairs += 1
         others = [s for s in state.observation(self.seat)["active_seats"] if s != self.seat]
         for _ in range(20):
+            if time.monotonic() >= deadline:
+                raise ProxyError("out of time rebuilding the state")
             viewer = self.rng.choice(others)
             found = state.with_hands(viewer, {self.seat: hand}, self.rng)
             if found is not None:
