@@ -48,6 +48,23 @@ def margin(scores: list[int], before: list[int], side: int) -> float:
     return changes[side] - (sum(others) / len(others) if others else 0.0)
 
 
+def choose(rows: list[tuple[float, list[float]]]) -> int:
+    """The candidate to play: the best weighted mean margin, but the first (the heuristic's
+    choice) unless the best beats it by more than one standard error of their paired difference
+    (the same samples serve both), so that a few noisy rollouts do not overrule a sound default."""
+    total = sum(w for w, _ in rows)
+    means = [sum(w * row[c] for w, row in rows) / total for c in range(len(rows[0][1]))]
+    best = max(range(len(means)), key=lambda c: (means[c], c == 0))
+    if best == 0 or len(rows) < 2:
+        return 0
+    diffs = [(w, row[best] - row[0]) for w, row in rows]
+    mean = sum(w * d for w, d in diffs) / total
+    var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
+    n = total ** 2 / sum(w * w for w, _ in rows)  # the effective number of weighted samples
+    se = (var / max(n - 1, 1.0)) ** 0.5
+    return best if mean > se else 0
+
+
 class Policy:
     """Picks an action id for whoever is to act in a full state: heuristic or uniformly random."""
 
@@ -108,36 +125,30 @@ class Searcher:
             return fallback
         ids = [self.game.action_id(a) for a in legal]
         candidates = self._candidates([i for i in ids if i is not None], self.game.action_id(fallback))
-        totals = {c: 0.0 for c in candidates}
-        weight_sum = 0.0
-        drawn = 0
+        rows: list[tuple[float, list[float]]] = []  # per whole sample: its weight, each candidate's margin
         side = self.game.side_of(self.seat)
-        while drawn < self.samples and time.monotonic() < deadline:
+        while len(rows) < self.samples and time.monotonic() < deadline:
             try:
                 sample, weight = self._sample(state, obs, deadline)
             except Exception as exc:  # a proxy resample cannot follow (an engine's limit): what we have
                 self.stats.errors.append(f"{type(exc).__name__}: {exc}")
                 self.proxy.proxy = None
                 break
-            if sample is None:
-                break
-            drawn += 1
             before = sample.scores()
+            row: list[float] = []
             for c in candidates:
-                if time.monotonic() >= deadline and drawn > 1:
-                    break
-                totals[c] += weight * self._rollout(sample, c, before, side)
-            else:
-                weight_sum += weight
-                continue
-            break  # out of time inside a sample: its partial totals are dropped below
-        self.stats.last_samples = drawn
-        self.stats.samples += drawn
-        if weight_sum == 0:
+                if rows and time.monotonic() >= deadline:
+                    break  # out of time inside a sample: it is left out (the first one always counts)
+                row.append(self._rollout(sample, c, before, side))
+            if len(row) < len(candidates):
+                break
+            rows.append((weight, row))
+        self.stats.last_samples = len(rows)
+        self.stats.samples += len(rows)
+        if not rows:
             return fallback
         self.stats.searched += 1
-        best = max(candidates, key=lambda c: (totals[c], c == candidates[0]))
-        return self.game.action_string(best)
+        return self.game.action_string(candidates[choose(rows)])
 
     # -- parts -------------------------------------------------------------------------------
     def _fallback(self, obs: Mapping[str, Any]) -> int:
@@ -152,7 +163,7 @@ class Searcher:
             rest = self.rng.sample(rest, CANDIDATES - 1)
         return ([first] if first is not None else []) + rest
 
-    def _sample(self, state: GameState, obs: Mapping[str, Any], deadline: float) -> tuple[GameState | None, float]:
+    def _sample(self, state: GameState, obs: Mapping[str, Any], deadline: float) -> tuple[GameState, float]:
         best: GameState | None = None
         best_miss = -1
         for _ in range(INFERENCE_TRIES):
@@ -163,6 +174,7 @@ class Searcher:
             if miss == 0 or time.monotonic() >= deadline:
                 break
             self.stats.rejected += 1
+        assert best is not None
         return best, MISMATCH_WEIGHT ** max(best_miss, 0)
 
     def _disagreements(self, sample: GameState, obs: Mapping[str, Any]) -> int:
