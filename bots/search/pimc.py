@@ -137,8 +137,8 @@ class Searcher:
             before = sample.scores()
             row: list[float] = []
             for c in candidates:
-                if rows and time.monotonic() >= deadline:
-                    break  # out of time inside a sample: it is left out (the first one always counts)
+                if time.monotonic() >= deadline:
+                    break  # out of time inside a sample: it is left out whole
                 row.append(self._rollout(sample, c, before, side))
             if len(row) < len(candidates):
                 break
