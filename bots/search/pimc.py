@@ -22,9 +22,11 @@ from arena.players.base import MatchInfo, Player
 
 from bots.search.proxy import ProxyBuilder
 
-CANDIDATES = 8  # at most this many actions are searched (the heuristic's choice always among them)
+CANDIDATES = 6  # at most this many actions are searched (the heuristic's choice always among them)
 INFERENCE_TRIES = 4  # draws per sample to find a deal the auction agrees with
 MISMATCH_WEIGHT = 0.5  # a kept sample's weight per bid the heuristic would not have made
+MIN_ROWS = 4  # samples needed before the search may overrule the heuristic's choice
+Z = 1.5  # by how many standard errors of the paired difference it must do so
 
 
 @dataclass
@@ -50,19 +52,20 @@ def margin(scores: list[int], before: list[int], side: int) -> float:
 
 def choose(rows: list[tuple[float, list[float]]]) -> int:
     """The candidate to play: the best weighted mean margin, but the first (the heuristic's
-    choice) unless the best beats it by more than one standard error of their paired difference
-    (the same samples serve both), so that a few noisy rollouts do not overrule a sound default."""
+    choice) unless there are :data:`MIN_ROWS` samples and the best beats it by more than :data:`Z`
+    standard errors of their paired difference (the same samples serve both), so that a few noisy
+    rollouts do not overrule a sound default."""
     total = sum(w for w, _ in rows)
     means = [sum(w * row[c] for w, row in rows) / total for c in range(len(rows[0][1]))]
     best = max(range(len(means)), key=lambda c: (means[c], c == 0))
-    if best == 0 or len(rows) < 2:
+    if best == 0 or len(rows) < MIN_ROWS:
         return 0
     diffs = [(w, row[best] - row[0]) for w, row in rows]
     mean = sum(w * d for w, d in diffs) / total
     var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
     n = total ** 2 / sum(w * w for w, _ in rows)  # the effective number of weighted samples
     se = (var / max(n - 1, 1.0)) ** 0.5
-    return best if mean > se else 0
+    return best if mean > Z * se else 0
 
 
 class Policy:
@@ -157,11 +160,19 @@ class Searcher:
         return aid if aid in legal and aid is not None else legal[0]  # type: ignore[return-value]
 
     def _candidates(self, ids: list[int], first: int | None) -> list[int]:
-        """The heuristic's choice first, then the others (a random few when there are many)."""
+        """The heuristic's choice first, then the others; when there are many (an auction), the
+        first legal action (a pass, where there is one) and those nearest the heuristic's choice in
+        the legal order (the bids next to its bid), since a bid far from it is rarely better."""
+        if first is None or first not in ids:
+            first = ids[0]
         rest = [i for i in ids if i != first]
         if len(rest) > CANDIDATES - 1:
-            rest = self.rng.sample(rest, CANDIDATES - 1)
-        return ([first] if first is not None else []) + rest
+            at = ids.index(first)
+            near = sorted(rest, key=lambda i: (abs(ids.index(i) - at), ids.index(i)))
+            keep = [ids[0]] if ids[0] != first else []
+            keep += [i for i in near if i not in keep][:CANDIDATES - 1 - len(keep)]
+            rest = keep
+        return [first] + rest
 
     def _sample(self, state: GameState, obs: Mapping[str, Any], deadline: float) -> tuple[GameState, float]:
         best: GameState | None = None
