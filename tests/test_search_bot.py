@@ -198,3 +198,11 @@ def test_a_state_started_mid_match_resamples_with_its_scores(game):
     seat = state.current_player()
     sample = state.resample(seat, random.Random(1))
     assert sample.observation(seat)["scores"] == state.observation(seat)["scores"]
+
+
+def test_its_sandbox_shows_it_the_heuristic_it_rolls_out_with_and_nothing_else():
+    from arena.players.sandbox import bot_entries
+
+    get_registry()
+    assert set(bot_entries("bots.search")) == {"bots/search", "bots/heuristic", "bots/__init__.py"}
+    assert set(bot_entries("bots.heuristic")) == {"bots/heuristic", "bots/__init__.py"}  # and not the other way

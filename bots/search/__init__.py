@@ -8,6 +8,7 @@ clock), ``rollout`` (``heuristic`` or ``random``: the policy of every seat in th
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any, Mapping
 
@@ -15,6 +16,9 @@ from arena.players.base import BotSpec, MatchInfo, Player
 from arena.plugins import hookimpl
 
 from bots.heuristic import STRATEGIES, HeuristicBot
+
+# the bundled code this bot runs besides its own: a sandbox shows it (arena/players/sandbox.py)
+SANDBOX_USES = ("bots.heuristic",)
 
 DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "seed": None}
 ROLLOUTS = ("heuristic", "random")
@@ -65,6 +69,16 @@ def budget(settings: Mapping[str, Any], observation: Mapping[str, Any]) -> float
     return max(0.0, min(allowed))
 
 
+def bundled_game(name: str, options: Mapping[str, Any]) -> Any:
+    """The bundled game ``name`` with ``options``, from its own plugin module: not through the
+    registry, which loads every plugin, and a sandbox shows this bot only its own code."""
+    plugin = importlib.import_module(f"arena.games.{name}.plugin")
+    for cls in plugin.arena_register_games():
+        if cls.name == name:
+            return cls(options)
+    raise ValueError(f"search: no bundled game {name!r}")
+
+
 class SearchBot(Player):
     def __init__(self, settings: Mapping[str, Any], seed: int):
         self.settings = parse_settings(settings)
@@ -75,12 +89,11 @@ class SearchBot(Player):
         self.info: MatchInfo | None = None
 
     def start_match(self, info: MatchInfo) -> None:
-        from arena.plugins import get_registry
         from bots.search.pimc import Searcher
         if info.game not in STRATEGIES:
             raise ValueError(f"search has no heuristic for {info.game!r}; it plays {', '.join(STRATEGIES)}")
         self.info = info
-        game = get_registry().game(info.game, info.options)
+        game = bundled_game(info.game, info.options)
         make = lambda seat: HeuristicBot(self.seed + 1009 * (seat + 1))  # noqa: E731
         self.searcher = Searcher(game, info.seat, self.settings, info.options, self.rng, make)
 
