@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -40,7 +41,7 @@ class Stats:
     rejected: int = 0
     fallbacks: int = 0
     last_samples: int = 0
-    errors: list[str] = field(default_factory=list)
+    errors: deque[str] = field(default_factory=lambda: deque(maxlen=100))  # the last ones: why it fell back
 
 
 def margin(scores: list[int], before: list[int], side: int) -> float:
