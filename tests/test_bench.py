@@ -27,6 +27,8 @@ EXPECTED = [
       for what in ("hands_per_s", "decisions_per_s")),
     *(f"engines.{game}.ids_over_strings" for game in GAMES),
     *(f"engines.{game}.resample_per_s" for game in GAMES),
+    *(f"search.{game}.{what}" for game in GAMES
+      for what in ("heuristic_rollouts_per_s", "random_rollouts_per_s", "decisions_per_s")),
     *(f"referee.{game}.{what}" for game in GAMES for what in ("bare_decisions_per_s", "decisions_per_s", "ratio")),
     "referee.ratio",
     "isolated.pipe_round_trips_per_s", "isolated.decisions_per_s", "isolated.with_startup_decisions_per_s",
@@ -106,7 +108,8 @@ def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
 
     with pytest.raises(ArenaError, match="unknown bench group"):
         cmd_bench(parser.parse_args(["bench", "--only", "nonsense"]))
-    assert set(GROUPS) == {"engines", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder", "peer"}
+    assert set(GROUPS) == {"engines", "search", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder",
+                           "peer"}
 
 
 def test_a_figure_near_its_target_shows_enough_digits_to_see_why_it_is_not_met():

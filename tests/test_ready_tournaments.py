@@ -11,6 +11,7 @@ import pytest
 from arena import board
 from arena.tournaments import config as tconfig
 from arena.tournaments import runner, schedule
+from tests import ready_support
 
 FILES = sorted((Path(__file__).parent.parent / "tournaments").glob("*.toml"))
 
@@ -25,14 +26,34 @@ def test_a_ready_tournament_runs_and_ranks_heuristic_first(path, tmp_path):
     assert {"heuristic", "random"} <= {b.bot for b in config.bots}
     assert schedule.build(config, registry.game(config.game, config.options))
     # the same file, briefly: one deal set, in this process
-    data["tournament"].update(deal_sets=1, isolation="inprocess")
-    brief = tconfig.parse(data, str(path), registry)
+    brief = tconfig.parse(ready_support.brief(data, isolation="inprocess"), str(path), registry)
     store = runner.run(brief, registry, tmp_path / "r.db", executor="inline", progress=False)
     rows = board.board_data(store)["bots"]
     store.close()
     order = [row["bot"] for row in rows]
     assert order.index("heuristic") < order.index("random"), rows
     assert all(not row["faults"] for row in rows)
+
+
+SEARCH_FILES = [p for p in FILES if p.stem.startswith("search_")]
+
+
+def test_every_bundled_game_and_player_count_has_a_ready_search_file():
+    """Issue #20's comparisons: search, heuristic and random at 2 s a decision, for every game and
+    the player counts the other ready files play."""
+    from arena.plugins import get_registry
+
+    registry = get_registry()
+    cells = set()
+    for path in SEARCH_FILES:
+        data = tomllib.loads(path.read_text())
+        config = tconfig.parse(data, str(path), registry)
+        assert [b.bot for b in config.bots] == ["search", "heuristic", "random"], path
+        assert config.time_control.per_decision == 2.0, path
+        cells.add((config.game, config.options["players"]))
+    others = {(c.game, c.options["players"]) for c in
+              (tconfig.parse(tomllib.loads(p.read_text()), str(p), registry) for p in FILES if p not in SEARCH_FILES)}
+    assert others <= cells
 
 
 def test_every_bundled_game_has_a_ready_tournament():

@@ -13,7 +13,7 @@ from arena.bench.common import Figures, Settings, machine
 from arena.commandline import Command, run_one_command
 from arena.plugins import hookimpl
 
-GROUPS = ("engines", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder", "peer")
+GROUPS = ("engines", "search", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder", "peer")
 _MODULES = {"grpc": "remote"}  # group -> module of arena.bench, where the names differ
 
 

@@ -263,7 +263,19 @@ def bot_entries(module_name: str) -> dict[str, str]:
         origin = found.origin if found is not None else None
         if origin and origin.endswith("__init__.py"):
             entries["/".join(ancestors[:depth]) + "/__init__.py"] = os.path.realpath(origin)
+    for shared_name in _bundled_uses(module_name, top, owners):
+        entries.update(bot_entries(shared_name))
     return entries
+
+
+def _bundled_uses(module_name: str, top: str, owners: list[str]) -> tuple[str, ...]:
+    """The other bundled bot packages a bundled bot plays with (its module's ``SANDBOX_USES``: the
+    ``search`` bot rolls out with the ``heuristic``'s strategies); only the arena's own ``bots``
+    may name them, and only packages of ``bots``, so no plugin sees another bot's code this way."""
+    if top != "bots" or not any(o.lower().replace("_", "-") == ARENA_DISTRIBUTION for o in owners):
+        return ()
+    uses = getattr(sys.modules.get(module_name), "SANDBOX_USES", ())
+    return tuple(name for name in uses if isinstance(name, str) and name.split(".")[0] == "bots" and name != module_name)
 
 
 def _site_binds(entries: Mapping[str, str]) -> list[str]:

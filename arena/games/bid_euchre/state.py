@@ -379,7 +379,10 @@ class BidEuchreState(GameState):
         own = self._hand_tokens(seat)
         known_discard = TOKENS[self.discarded] if self.discarded is not None and seat == dealer else None
         seen_gifts = {who: [TOKENS[t] for t in self.gives[who]] for who in (0, 1)}
-        start = self.deal_results[-1]["scores"] if self.deal_results else [0, 0]
+        # the scores before this deal: the total changes only when a deal is scored (a state started
+        # mid-match by start_hand has no earlier result to take them from)
+        unscored = len(self.deal_results) < len(self.deals)
+        start = list(self.total) if unscored else self.deal_results[-2]["scores"] if len(self.deal_results) > 1 else [0, 0]
         exchange = g.exchange
 
         def build(slots: list[list[str]], rng: random.Random) -> tuple["BidEuchreState", dict[int, list[str]]]:

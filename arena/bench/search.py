@@ -1,0 +1,84 @@
+"""The search bot's costs: rollouts per second and the ``search`` bot's decisions per second.
+
+For every bundled game with its default options, at a dozen positions of seeded random playouts
+(the engines group's :func:`resample_positions`), from a deal the seat to act could be facing:
+
+* ``heuristic_rollouts_per_s`` and ``random_rollouts_per_s``: the hand played out to its end
+  (``clone``, then ``apply_id`` of the rollout policy's choice for every seat), the work a
+  ``search`` decision repeats for every sample and candidate action;
+* ``decisions_per_s``: whole decisions of the ``search`` bot (the proxy state rebuilt from the
+  observation, the samples drawn with auction inference, every candidate rolled out), with
+  :data:`SAMPLES` samples and no clock limit, so the figure is its speed at a fixed amount of work.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from arena.bench.common import Figures, Settings
+from arena.bench.engines import RESAMPLE_POSITIONS, bench_game, bundled_games, resample_positions
+
+SAMPLES = 8  # samples per decision of the decisions_per_s figure
+
+
+def rollouts(game: Any, positions: list[tuple[Any, int]], kind: str, seconds: float, seed: int = 0) -> tuple[int, float]:
+    """Rollouts of the hand from resampled positions for ``seconds``: (rollouts, elapsed)."""
+    from bots.search.pimc import Searcher
+    from bots.heuristic import HeuristicBot
+
+    rng = random.Random(seed)
+    count = 0
+    start = time.perf_counter()
+    share = seconds / len(positions)
+    for state, seat in positions:
+        searcher = Searcher(game, seat, {"samples": 1, "rollout": kind}, game.options, rng, HeuristicBot)
+        sample = state.resample(seat, rng)
+        before = sample.scores()
+        legal = sample.legal_action_ids()
+        end = time.perf_counter() + share
+        while True:
+            searcher._rollout(sample, rng.choice(legal), before, game.side_of(seat))
+            count += 1
+            if time.perf_counter() >= end:
+                break
+    return count, time.perf_counter() - start
+
+
+def decisions(game: Any, positions: list[tuple[Any, int]], seconds: float) -> tuple[int, float]:
+    """Whole ``search`` decisions (fresh bot each, the observation alone) for ``seconds``."""
+    from arena.players.base import MatchInfo
+    from bots.search import SearchBot
+
+    count = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while True:
+        for state, seat in positions:
+            if len(state.legal_action_ids()) < 2:
+                continue
+            bot = SearchBot({"samples": SAMPLES, "seconds": 60.0}, count)
+            bot.start_match(MatchInfo(game.name, dict(game.options), seat, ()))
+            obs = state.observation(seat)
+            obs["time_left"], obs["bank_left"] = 120.0, None
+            bot.act(obs)
+            count += 1
+            if time.perf_counter() >= end:
+                return count, time.perf_counter() - start
+
+
+def run(registry: Any, settings: Settings, figures: Figures) -> None:
+    for name in bundled_games(registry):
+        game = bench_game(registry, name)
+        positions = resample_positions(game, RESAMPLE_POSITIONS, seed=1)
+        for run in range(settings.repeat):
+            for kind in ("heuristic", "random"):
+                count, elapsed = rollouts(game, positions, kind, settings.seconds, seed=run)
+                figures.add(f"search.{name}.{kind}_rollouts_per_s", count / elapsed, "rollouts/s",
+                            f"{game.title}: hands played out from a resampled position with the {kind}"
+                            " policy in every seat (clone, apply_id)")
+            count, elapsed = decisions(game, positions, settings.seconds)
+            figures.add(f"search.{name}.decisions_per_s", count / elapsed, "decisions/s",
+                        f"{game.title}: search bot decisions at {SAMPLES} samples (proxy, inference, rollouts"
+                        " of every candidate), at most one per position per pass")

@@ -1,0 +1,113 @@
+"""``search``: determinized search (PIMC) with auction inference, for every bundled game.
+
+Settings (tournament file ``settings``, or ``arena play --setting``): ``samples`` (deals sampled per
+decision, default 64), ``seconds`` (thinking time per decision, default 1.0; never beyond the
+clock), ``rollout`` (``heuristic`` or ``random``: the policy of every seat in the rollouts) and
+``seed``. See docs/search-bot.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any, Mapping
+
+from arena.players.base import BotSpec, MatchInfo, Player
+from arena.plugins import hookimpl
+
+from bots.heuristic import STRATEGIES, HeuristicBot
+
+# the bundled code this bot runs besides its own: a sandbox shows it (arena/players/sandbox.py)
+SANDBOX_USES = ("bots.heuristic",)
+
+DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "seed": None}
+ROLLOUTS = ("heuristic", "random")
+SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
+MARGIN = 0.05  # seconds kept back as well
+
+
+class SettingsError(ValueError):
+    """A bad ``search`` setting (what, the value, what is accepted)."""
+
+
+def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(settings) - set(DEFAULTS))
+    if unknown:
+        raise SettingsError(f"search: unknown setting(s) {', '.join(unknown)}; it takes {', '.join(DEFAULTS)}")
+    out = dict(DEFAULTS)
+    out.update(settings)
+    try:
+        samples = int(out["samples"])
+        if str(samples) != str(out["samples"]).strip() or samples < 0:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SettingsError(f"search: samples must be a whole number >= 0, not {out['samples']!r}") from None
+    try:
+        seconds = float(out["seconds"])
+        if not seconds >= 0 or seconds == float("inf"):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SettingsError(f"search: seconds must be a number of seconds >= 0, not {out['seconds']!r}") from None
+    if out["rollout"] not in ROLLOUTS:
+        raise SettingsError(f"search: rollout must be one of {', '.join(ROLLOUTS)}, not {out['rollout']!r}")
+    seed = out["seed"]
+    if seed is not None and not isinstance(seed, (int, str)):
+        raise SettingsError(f"search: seed must be a whole number or a string, not {seed!r}")
+    out.update(samples=samples, seconds=seconds)
+    return out
+
+
+def budget(settings: Mapping[str, Any], observation: Mapping[str, Any]) -> float:
+    """Seconds to think: the setting, within the decision's limit and a share of the bank."""
+    allowed = [float(settings["seconds"])]
+    time_left = observation.get("time_left")
+    if time_left is not None:
+        allowed.append(float(time_left) * (1 - SAFETY) - MARGIN)
+    bank_left = observation.get("bank_left")
+    if bank_left is not None:
+        allowed.append(float(bank_left) / 20 - MARGIN)  # never spend the bank on a few decisions
+    return max(0.0, min(allowed))
+
+
+def bundled_game(name: str, options: Mapping[str, Any]) -> Any:
+    """The bundled game ``name`` with ``options``, from its own plugin module: not through the
+    registry, which loads every plugin, and a sandbox shows this bot only its own code."""
+    plugin = importlib.import_module(f"arena.games.{name}.plugin")
+    for cls in plugin.arena_register_games():
+        if cls.name == name:
+            return cls(options)
+    raise ValueError(f"search: no bundled game {name!r}")
+
+
+class SearchBot(Player):
+    def __init__(self, settings: Mapping[str, Any], seed: int):
+        self.settings = parse_settings(settings)
+        base = self.settings["seed"]
+        self.rng = random.Random(f"search/{seed if base is None else base}")
+        self.seed = seed
+        self.searcher: Any = None
+        self.info: MatchInfo | None = None
+
+    def start_match(self, info: MatchInfo) -> None:
+        from bots.search.pimc import Searcher
+        if info.game not in STRATEGIES:
+            raise ValueError(f"search has no heuristic for {info.game!r}; it plays {', '.join(STRATEGIES)}")
+        self.info = info
+        game = bundled_game(info.game, info.options)
+        make = lambda seat: HeuristicBot(self.seed + 1009 * (seat + 1))  # noqa: E731
+        self.searcher = Searcher(game, info.seat, self.settings, info.options, self.rng, make)
+
+    def act(self, observation: dict[str, Any]) -> str:
+        if self.searcher is None:
+            raise RuntimeError("search: act before start_match")
+        return str(self.searcher.decide(observation, budget(self.settings, observation)))
+
+
+def make(settings: Mapping[str, Any], seed: int) -> SearchBot:
+    return SearchBot(settings, seed)
+
+
+@hookimpl
+def arena_register_bots() -> list[BotSpec]:
+    return [BotSpec("search", make, "determinized search (PIMC) with auction inference; settings samples, seconds, rollout, seed",
+                    tuple(STRATEGIES))]

@@ -1,0 +1,217 @@
+"""Determinized search (PIMC): sampled deals, weighted by auction inference, rolled out per action.
+
+For one decision: the deals the seat could be facing are drawn with ``resample`` from a proxy
+state (:mod:`bots.search.proxy`). Each sample's auction is replayed with the heuristic in every
+other seat; a sample in which the heuristic would not have made one of the bids it saw is redrawn
+(a few tries) and, if no better one turns up, kept with a weight that halves per disagreeing bid:
+a bid implies holdings. Each candidate action is then played on every sample and the hand rolled
+out to its end with the rollout policy for every seat; the candidate with the best weighted mean of
+the side's score margin on the hand wins. The same samples serve every candidate (common random
+numbers), so the comparison is between actions, not deals.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from arena.games.base import Game, GameState
+from arena.players.base import MatchInfo, Player
+
+from bots.search.proxy import ProxyBuilder
+
+CANDIDATES = 6  # at most this many actions are searched (the heuristic's choice always among them)
+INFERENCE_TRIES = 4  # draws per sample to find a deal the auction agrees with
+MISMATCH_WEIGHT = 0.5  # a kept sample's weight per bid the heuristic would not have made
+MIN_ROWS = 4  # samples needed before the search may overrule the heuristic's choice
+Z = 1.5  # by how many standard errors of the paired difference it must do so
+
+
+@dataclass
+class Stats:
+    """What the last decisions cost (for the bench and the tests)."""
+
+    decisions: int = 0
+    searched: int = 0
+    samples: int = 0
+    rollouts: int = 0
+    rejected: int = 0
+    fallbacks: int = 0
+    last_samples: int = 0
+    errors: deque[str] = field(default_factory=lambda: deque(maxlen=100))  # the last ones: why it fell back
+
+
+def margin(scores: list[int], before: list[int], side: int) -> float:
+    """The side's score change on the hand less the mean change of the other sides."""
+    changes = [a - b for a, b in zip(scores, before)]
+    others = [c for s, c in enumerate(changes) if s != side]
+    return changes[side] - (sum(others) / len(others) if others else 0.0)
+
+
+def choose(rows: list[tuple[float, list[float]]]) -> int:
+    """The candidate to play: the best weighted mean margin, but the first (the heuristic's
+    choice) unless there are :data:`MIN_ROWS` samples and the best beats it by more than :data:`Z`
+    standard errors of their paired difference (the same samples serve both), so that a few noisy
+    rollouts do not overrule a sound default."""
+    total = sum(w for w, _ in rows)
+    means = [sum(w * row[c] for w, row in rows) / total for c in range(len(rows[0][1]))]
+    best = max(range(len(means)), key=lambda c: (means[c], c == 0))
+    if best == 0 or len(rows) < MIN_ROWS:
+        return 0
+    diffs = [(w, row[best] - row[0]) for w, row in rows]
+    mean = sum(w * d for w, d in diffs) / total
+    var = sum(w * (d - mean) ** 2 for w, d in diffs) / total
+    n = total ** 2 / sum(w * w for w, _ in rows)  # the effective number of weighted samples
+    se = (var / max(n - 1, 1.0)) ** 0.5
+    return best if mean > Z * se else 0
+
+
+class Policy:
+    """Picks an action id for whoever is to act in a full state: heuristic or uniformly random."""
+
+    def __init__(self, game: Game, kind: str, options: Mapping[str, Any], rng: random.Random,
+                 make_heuristic: Callable[[int], Player]):
+        self.game, self.kind, self.rng = game, kind, rng
+        self.players: dict[int, Player] = {}
+        self.options, self.make = options, make_heuristic
+
+    def heuristic(self, seat: int) -> Player:
+        player = self.players.get(seat)
+        if player is None:
+            player = self.players[seat] = self.make(seat)
+            player.start_match(MatchInfo(self.game.name, dict(self.options), seat, ()))
+        return player
+
+    def heuristic_id(self, state: GameState, seat: int) -> int:
+        legal = state.legal_action_ids()
+        if len(legal) == 1:
+            return legal[0]
+        obs = state.observation(seat)
+        obs["time_left"], obs["bank_left"] = 1.0, None
+        aid = self.game.action_id(self.heuristic(seat).act(obs))
+        return aid if aid in legal else legal[0]
+
+    def choose(self, state: GameState) -> int:
+        seat = state.current_player()
+        assert seat is not None
+        if self.kind == "random":
+            return self.rng.choice(state.legal_action_ids())
+        return self.heuristic_id(state, seat)
+
+
+class Searcher:
+    def __init__(self, game: Game, seat: int, settings: Mapping[str, Any], options: Mapping[str, Any],
+                 rng: random.Random, make_heuristic: Callable[[int], Player]):
+        self.game, self.seat, self.rng = game, seat, rng
+        self.samples = int(settings["samples"])
+        self.policy = Policy(game, settings["rollout"], options, rng, make_heuristic)
+        self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
+        self.proxy = ProxyBuilder(game, seat, rng)
+        self.stats = Stats()
+
+    def decide(self, obs: Mapping[str, Any], budget: float) -> str:
+        """The action for ``obs``, thinking at most about ``budget`` seconds."""
+        start = time.monotonic()
+        deadline = start + budget
+        legal = list(obs["legal_actions"])
+        self.stats.decisions += 1
+        fallback = self.game.action_string(self._fallback(obs))
+        if len(legal) == 1 or budget <= 0 or self.samples <= 0:
+            return fallback if fallback in legal else legal[0]
+        try:
+            state = self.proxy.observe(obs, deadline)
+        except Exception as exc:  # the proxy is a best effort: without one the heuristic plays
+            self.stats.fallbacks += 1
+            self.stats.errors.append(f"{type(exc).__name__}: {exc}")
+            return fallback
+        ids = [self.game.action_id(a) for a in legal]
+        candidates = self._candidates([i for i in ids if i is not None], self.game.action_id(fallback))
+        rows: list[tuple[float, list[float]]] = []  # per whole sample: its weight, each candidate's margin
+        side = self.game.side_of(self.seat)
+        while len(rows) < self.samples and time.monotonic() < deadline:
+            try:
+                sample, weight = self._sample(state, obs, deadline)
+            except Exception as exc:  # a proxy resample cannot follow (an engine's limit): what we have
+                self.stats.errors.append(f"{type(exc).__name__}: {exc}")
+                self.proxy.proxy = None
+                break
+            before = sample.scores()
+            row: list[float] = []
+            for c in candidates:
+                if time.monotonic() >= deadline:
+                    break  # out of time inside a sample: it is left out whole
+                row.append(self._rollout(sample, c, before, side))
+            if len(row) < len(candidates):
+                break
+            rows.append((weight, row))
+        self.stats.last_samples = len(rows)
+        self.stats.samples += len(rows)
+        if not rows:
+            return fallback
+        self.stats.searched += 1
+        return self.game.action_string(candidates[choose(rows)])
+
+    # -- parts -------------------------------------------------------------------------------
+    def _fallback(self, obs: Mapping[str, Any]) -> int:
+        aid = self.game.action_id(self.judge.heuristic(self.seat).act(dict(obs)))
+        legal = [self.game.action_id(a) for a in obs["legal_actions"]]
+        return aid if aid in legal and aid is not None else legal[0]  # type: ignore[return-value]
+
+    def _candidates(self, ids: list[int], first: int | None) -> list[int]:
+        """The heuristic's choice first, then the others; when there are many (an auction), the
+        first legal action (a pass, where there is one) and those nearest the heuristic's choice in
+        the legal order (the bids next to its bid), since a bid far from it is rarely better."""
+        if first is None or first not in ids:
+            first = ids[0]
+        rest = [i for i in ids if i != first]
+        if len(rest) > CANDIDATES - 1:
+            at = ids.index(first)
+            near = sorted(rest, key=lambda i: (abs(ids.index(i) - at), ids.index(i)))
+            keep = [ids[0]] if ids[0] != first else []
+            keep += [i for i in near if i not in keep][:CANDIDATES - 1 - len(keep)]
+            rest = keep
+        return [first] + rest
+
+    def _sample(self, state: GameState, obs: Mapping[str, Any], deadline: float) -> tuple[GameState, float]:
+        best: GameState | None = None
+        best_miss = -1
+        for _ in range(INFERENCE_TRIES):
+            sample = state.resample(self.seat, self.rng)
+            miss = self._disagreements(sample, obs)
+            if best is None or miss < best_miss:
+                best, best_miss = sample, miss
+            if miss == 0 or time.monotonic() >= deadline:
+                break
+            self.stats.rejected += 1
+        assert best is not None
+        return best, MISMATCH_WEIGHT ** max(best_miss, 0)
+
+    def _disagreements(self, sample: GameState, obs: Mapping[str, Any]) -> int:
+        """How many of the other seats' auction actions the heuristic would not have taken on this deal."""
+        actions = sample.deals[-1]["actions"]
+        if not any(a != self.seat and not self.game.action_string(i).startswith("play ") for a, i in actions):
+            return 0
+        replay = self.proxy.fresh_hand(sample.deals[-1]["deck"], obs)
+        miss = 0
+        for actor, aid in actions:
+            name = self.game.action_string(aid)
+            if name.startswith("play "):
+                break  # the card play: voids already shape the deal
+            if actor != self.seat and len(replay.legal_action_ids()) > 1 and not name.startswith(("discard", "give")):
+                if self.judge.heuristic_id(replay, actor) != aid:
+                    miss += 1
+            replay.apply_id(aid)
+        return miss
+
+    def _rollout(self, sample: GameState, action: int, before: list[int], side: int) -> float:
+        state = sample.clone()
+        hands = len(state.deal_results)
+        state.apply_id(action)
+        choose = self.policy.choose
+        while not state.is_over() and len(state.deal_results) == hands:
+            state.apply_id(choose(state))
+        self.stats.rollouts += 1
+        return margin(state.scores(), before, side)

@@ -1,0 +1,207 @@
+"""A state consistent with what one seat has seen, built from its observations alone.
+
+A bot never sees the game state, but :meth:`GameState.resample` needs one. Any state that gives
+the seat its real observation will do, since resample depends only on what the seat knows (the
+conformance kit's ``resample_blind`` check). So the proxy is built by dealing the seat's own hand
+(the game's ``deck_for``; the other hands in pack order) and replaying the hand's public history.
+When a replayed action is impossible in the proxy (another seat plays a card the proxy gave
+someone else) the proxy is first resampled from the seat's own view until it is possible, which
+keeps it consistent with everything seen so far; an action hidden from the seat (a contractor's
+discard, a help gift) is filled in with a random legal one; when the seat's own hand in the proxy
+is not the one it held (cards from a kitty, a run of the pack or a gift), the proxy is redealt from
+another seat's view with the seat's real hand (``with_hands``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from typing import Any, Callable, Mapping, Sequence
+
+from arena.games.base import Game, GameState
+
+HIDDEN_VERBS = ("discard", "give")  # actions other seats may take unseen (Five Hundred, Bid Euchre)
+REPAIR_TRIES = 400  # resamples tried to make one observed action possible
+# Keys a proxy may differ in: it starts at this hand (no earlier hands), the clock is the referee's
+SCORED_IN_HAND = ("all_fours",)  # games whose scores change inside a hand (kicks of turn-ups)
+LOOSE_KEYS = frozenset({"hand_index", "hands_played", "last_result", "time_left", "bank_left"})
+
+
+class ProxyError(RuntimeError):
+    """No proxy consistent with the observation was found (the bot then plays its fallback)."""
+
+
+def _deck(game: Game, dealer: int, seat: int, hand: list[str], obs: Mapping[str, Any],
+          kitty: list[str] | None = None) -> list[str]:
+    """A deck that deals ``hand`` to ``seat`` (and a kitty the seat saw; the other places in pack order)."""
+    dealing = importlib.import_module(f"arena.games.{game.name}.dealing")
+    deck_for: Callable[..., list[str]] = dealing.deck_for
+    if game.name == "all_fours":
+        turn_ups = obs.get("turn_ups") or [None]
+        runs = [({seat: hand[6 + 3 * i:9 + 3 * i]}, up) for i, up in enumerate(turn_ups[1:])]
+        return deck_for(game, dealer, {seat: hand[:6]}, turn_up=turn_ups[0], runs=runs)
+    if game.name == "fifty_six":
+        return deck_for(game, dealer, {seat: hand}, active=obs["active_seats"])
+    if kitty:
+        return deck_for(game, dealer, {seat: hand}, kitty=kitty)
+    return deck_for(game, dealer, {seat: hand})
+
+
+def _match_settings(game: Game, obs: Mapping[str, Any]) -> dict[str, Any]:
+    if game.name == "fifty_six" and obs.get("eliminated_sides"):
+        return {"knocked_out": {team: 0 for team in obs["eliminated_sides"]}}
+    return {}
+
+
+def same_view(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two observations of one seat agree on everything but the loose keys."""
+    keys = (set(a) | set(b)) - LOOSE_KEYS
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+class ProxyBuilder:
+    """Keeps, for one seat and the current hand, a proxy state that gives the seat its observations.
+
+    ``observe(obs)`` is called at each of the seat's decisions; it extends the proxy by the new
+    history (rebuilding it when a new hand starts) and returns it, or raises :class:`ProxyError`."""
+
+    def __init__(self, game: Game, seat: int, rng: random.Random):
+        self.game, self.seat, self.rng = game, seat, rng
+        self.key: tuple[int, int] | None = None  # (hand_index, dealer) of the hand being tracked
+        self.hands_at: dict[int, list[str]] = {}  # history length -> the seat's hand then
+        self.proxy: GameState | None = None
+        self.applied = 0  # history entries the proxy has replayed
+        self.offset: list[int] | None = None  # scores before the hand = observed less this
+        self.repairs = 0
+        self.kitty: list[str] | None = None  # a kitty the seat saw this hand (Five Hundred's contractor)
+
+    # -- public ------------------------------------------------------------------------------
+    def observe(self, obs: Mapping[str, Any], deadline: float = float("inf")) -> GameState:
+        key = (obs["hand_index"], obs["dealer"])
+        history = [(int(a), str(s)) for a, s in obs["history"]]
+        if key != self.key:
+            self.key, self.hands_at, self.proxy, self.offset, self.kitty = key, {}, None, None, None
+        if obs.get("kitty") and self.kitty is None:  # seen once, during the exchange: kept for the hand
+            self.kitty = list(obs["kitty"])
+            self.proxy = None
+        self.hands_at[len(history)] = list(obs["hand"])
+        calibrated = False
+        for attempt in range(3):
+            try:
+                if self.proxy is None or self.applied > len(history):
+                    if self.game.name in SCORED_IN_HAND and not calibrated:
+                        self.offset = list(obs["scores"])  # replay from zero to learn this hand's own changes
+                    self._start(obs, history)
+                assert self.proxy is not None
+                self._replay(history, deadline)
+                self._own_hand(list(obs["hand"]), deadline)
+                got = self.proxy.observation(self.seat)
+                if got["scores"] != list(obs["scores"]):  # a score changed inside this hand (a kick)
+                    if calibrated:
+                        raise ProxyError(f"scores {got['scores']} rebuilt, {obs['scores']} seen")
+                    assert self.offset is not None
+                    self.offset = [o + g - r for o, g, r in zip(self.offset, got["scores"], obs["scores"])]
+                    self.proxy, calibrated = None, True
+                    continue
+                if not same_view(got, obs):
+                    raise ProxyError("the rebuilt observation differs: "
+                                     + ", ".join(sorted(k for k in got if got.get(k) != obs.get(k) and k not in LOOSE_KEYS)))
+                return self.proxy
+            except ProxyError:
+                self.proxy = None
+                if attempt == 2 or time.monotonic() >= deadline:
+                    raise
+        raise ProxyError("no proxy state")
+
+    def start_scores(self, obs: Mapping[str, Any]) -> list[int]:
+        return [s - o for s, o in zip(obs["scores"], self.offset or [0] * len(obs["scores"]))]
+
+    def fresh_hand(self, deck: Sequence[str], obs: Mapping[str, Any]) -> GameState:
+        """A state at the start of this hand dealt from ``deck`` (for replaying a sample's auction)."""
+        return self.game.start_hand(obs["dealer"], deck, self.start_scores(obs), **_match_settings(self.game, obs))
+
+    # -- building ----------------------------------------------------------------------------
+    def _start(self, obs: Mapping[str, Any], history: list[tuple[int, str]]) -> None:
+        first = min(self.hands_at)
+        own = list(self.hands_at[first]) + [s.split(" ", 1)[1] for a, s in history[:first]
+                                            if a == self.seat and s.startswith("play ")]
+        if self.game.name == "all_fours":  # cards that came later came from runs of the pack, in order
+            for length in sorted(self.hands_at):
+                own += [card for card in self.hands_at[length] if card not in own]
+        if self.offset is None:
+            self.offset = [0] * len(obs["scores"])
+        try:
+            deck = _deck(self.game, obs["dealer"], self.seat, own, obs, self.kitty)
+        except (ValueError, KeyError) as exc:  # the first hand seen was not the dealt one: fixed later
+            try:
+                deck = _deck(self.game, obs["dealer"], self.seat, [], obs)
+            except (ValueError, KeyError):
+                raise ProxyError(f"no deck for this hand: {exc}") from exc
+        self.proxy = self.fresh_hand(deck, obs)
+        self.applied = 0
+
+    def _replay(self, history: list[tuple[int, str]], deadline: float) -> None:
+        game = self.game
+        while self.applied < len(history):
+            state = self.proxy
+            assert state is not None
+            index = self.applied
+            if index in self.hands_at:
+                self._own_hand(self.hands_at[index], deadline)
+                state = self.proxy
+                assert state is not None
+            actor, action = history[index]
+            aid = game.action_id(action)
+            if aid is None:
+                raise ProxyError(f"history action {action!r} is not an action of {game.name}")
+            for _ in range(12):  # hidden actions before this one (discards, gifts)
+                if state.current_player() == actor and aid in state.legal_action_ids():
+                    break
+                mover = state.current_player()
+                hidden = [i for i in state.legal_action_ids() if game.action_string(i).startswith(HIDDEN_VERBS)]
+                if mover is None or mover == self.seat or not hidden:
+                    break
+                state.apply_id(self.rng.choice(hidden))
+            if state.current_player() != actor or aid not in state.legal_action_ids():
+                state = self._make_possible(state, actor, aid, deadline)
+            state.apply_id(aid)
+            self.proxy = state
+            self.applied += 1
+
+    def _make_possible(self, state: GameState, actor: int, aid: int, deadline: float) -> GameState:
+        """A resample of ``state`` (from the seat's view) in which ``actor`` may take ``aid`` now."""
+        self.repairs += 1
+        if actor != self.seat:
+            for _ in range(REPAIR_TRIES):
+                if time.monotonic() >= deadline:
+                    raise ProxyError("out of time rebuilding the state")
+                sample = state.resample(self.seat, self.rng)
+                for _ in range(12):
+                    if sample.current_player() == actor and aid in sample.legal_action_ids():
+                        return sample
+                    hidden = [i for i in sample.legal_action_ids()
+                              if self.game.action_string(i).startswith(HIDDEN_VERBS)]
+                    if sample.current_player() in (None, self.seat) or not hidden:
+                        break
+                    sample.apply_id(self.rng.choice(hidden))
+        raise ProxyError(f"seat {actor} cannot take {self.game.action_string(aid)!r} in any sample")
+
+    def _own_hand(self, hand: list[str], deadline: float) -> None:
+        """Make the proxy's hand of the seat ``hand`` (redealt from another seat's view)."""
+        state = self.proxy
+        assert state is not None
+        if sorted(state.observation(self.seat)["hand"]) == sorted(hand):
+            return
+        self.repairs += 1
+        others = [s for s in state.observation(self.seat)["active_seats"] if s != self.seat]
+        for _ in range(20):
+            if time.monotonic() >= deadline:
+                raise ProxyError("out of time rebuilding the state")
+            viewer = self.rng.choice(others)
+            found = state.with_hands(viewer, {self.seat: hand}, self.rng)
+            if found is not None:
+                self.proxy = found
+                return
+            state = state.resample(viewer, self.rng)  # another filling of the viewer's unknowns
+        raise ProxyError(f"no deal gives seat {self.seat} the hand {hand}")
