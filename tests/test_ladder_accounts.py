@@ -70,3 +70,17 @@ def test_an_author_changes_only_their_own_bots(store):
     with pytest.raises(AccountError) as bad:
         accounts.owned_bot(store, "bob", "../etc", create=True)
     assert bad.value.status == 400
+
+
+def test_every_token_passes_as_a_command_line_value(store, registry):
+    """A bare urlsafe token starts with '-' one time in 64, and `arena submit --token -x...` is then
+    read as an option (CI once failed on exactly that); tokens start with ta_ so none ever does."""
+    from arena.commandline import build_parser
+
+    parser = build_parser(registry)
+    for n in range(200):
+        token = accounts.register(store, f"author{n}")
+        assert token.startswith(accounts.TOKEN_PREFIX)
+        args = parser.parse_args(["submit", "--server", "http://127.0.0.1:8000", "--token", token, "bot",
+                                  "--endpoint", "grpc://127.0.0.1:1", "--games", "all_fours"])
+        assert args.token == token

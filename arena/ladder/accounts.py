@@ -1,6 +1,6 @@
 """Accounts without ceremony: a name gets a token; the token is the author.
 
-The token (``secrets.token_urlsafe(32)``) is shown once and stored only as its SHA-256 (hex). What
+The token (``ta_`` and ``secrets.token_urlsafe(32)``) is shown once and stored only as its SHA-256 (hex). What
 an author may do to a bot is decided in one place, :func:`owned_bot`: submit a version of a new
 name (the bot becomes theirs) or of their own bot, and retire their own bot; another author's bot
 is refused.
@@ -35,6 +35,9 @@ def check_name(name: Any, what: str) -> str:
     return name
 
 
+TOKEN_PREFIX = "ta_"
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -44,7 +47,9 @@ def register(store: LadderStore, name: Any) -> str:
     name = check_name(name, "the author name")
     if name in RESERVED:
         raise AccountError(f"the author name {name!r} is reserved", 409)
-    token = secrets.token_urlsafe(32)
+    # The prefix: a token never starts with '-' (one in 64 bare ones would, and `--token -x...` is
+    # then read as an option), and a leaked one is recognisable (as secret scanners look for).
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     try:
         store.add_author(name, token_hash(token))
     except LadderStoreError:
