@@ -16,6 +16,7 @@ when the trick is not ours.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from arena.players.base import MatchInfo, Player
@@ -159,17 +160,42 @@ class Strategy(Player):
         sizes = obs["hand_sizes"]
         pool = max(1, len(unseen))
 
+        held: dict[tuple[str, tuple[int, ...]], float] = {}
+
         def chance(card: str, seats: list[int]) -> float:
             """The chance that an unseen card is held by one of ``seats`` (none of them void in its suit)."""
-            return min(1.0, sum(sizes[s] for s in seats if suit(card) not in voids[s]) / pool)
+            key = (card[-1], tuple(seats))
+            if key not in held:
+                held[key] = min(1.0, sum(sizes[s] for s in seats if card[-1] not in voids[s]) / pool)
+            return held[key]
+
+        ranks: dict[str, list[int]] = {s: [] for s in "SCDH"}  # the unseen cards' ranks, by suit
+        for u in unseen:
+            ranks[u[-1]].append(rank(u))
+        beaters: dict[str, Counter[str]] = {}  # per card: how many unseen cards of each suit beat it
+        known: dict[tuple[str, int], float] = {}
 
         def beat_chance(card: str, seat: int) -> float:
-            """The chance that ``seat`` holds a card that beats ``card``."""
+            """The chance that ``seat`` holds a card that beats ``card``. (Search rolls this bot
+            out thousands of times a decision: the beaters are counted once per card, and the
+            product is taken factor by factor as before, so every value is the same float.)"""
+            key = (card, seat)
+            if key in known:
+                return known[key]
+            suits = beaters.get(card)
+            if suits is None:  # as _beats: a higher trump beats a trump; any trump or a higher card of its suit, a plain card
+                high = rank(card)
+                suits = beaters[card] = Counter({trump: sum(r > high for r in ranks[trump])} if card[-1] == trump else
+                                                {trump: len(ranks[trump]), card[-1]: sum(r > high for r in ranks[card[-1]])})
+            void = voids[seat]
+            factor = 1.0 - min(1.0, sizes[seat] / pool)
             p = 1.0
-            for u in unseen:
-                if suit(u) not in voids[seat] and self._beats(u, card, trump):
-                    p *= 1.0 - min(1.0, sizes[seat] / pool)
-            return 1.0 - p
+            for s, count in suits.items():
+                if s not in void:
+                    for _ in range(count):
+                        p *= factor
+            known[key] = 1.0 - p
+            return known[key]
 
         def we_win(card: str, side: int) -> float:
             """The chance that our side takes the trick now won by ``card`` for ``side``, the others
