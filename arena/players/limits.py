@@ -13,7 +13,7 @@ import re
 import resource
 import signal
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from arena.errors import ArenaError
 
@@ -124,10 +124,16 @@ class Cgroup:
     one (cgroup v1 ``memory`` and ``pids`` controllers, or v2 with both enabled); otherwise nothing
     (``applied`` is empty) and the rlimits stand alone."""
 
+    swept = False  # the stale cgroups of dead arenas are removed once per process
+
     def __init__(self, name: str, limits: Limits):
         self.dirs: list[str] = []
         self.applied: list[str] = []
         self.v2 = os.path.exists(os.path.join(CGROUP_ROOT, "cgroup.controllers"))
+        if not Cgroup.swept:
+            Cgroup.swept = True
+            sweep_stale([os.path.join(CGROUP_ROOT, CGROUP_NAME)] if self.v2 else
+                        [os.path.join(CGROUP_ROOT, kind, CGROUP_NAME) for kind in ("memory", "pids")])
         if self.v2:
             self._make(os.path.join(CGROUP_ROOT, CGROUP_NAME, name), {"memory.max": limits.memory,
                                                                       "pids.max": limits.processes,
@@ -184,6 +190,13 @@ class Cgroup:
                 pass
         return ""
 
+    def kill(self) -> None:
+        """SIGKILL every process in the cgroup. Killing bwrap is not enough: its PID namespace's
+        init is a forked bwrap whose own death signal is set only once it runs, so a sandbox killed
+        while it starts can leave that init alive, reparented to pid 1 (about 1 start in 36 here)."""
+        for path in self.dirs:
+            kill_members(path)
+
     def close(self) -> None:
         """Remove the cgroup; the directories that still hold a process (being reaped) stay in
         ``dirs``, for the caller to try again."""
@@ -198,6 +211,55 @@ class Cgroup:
         except OSError:
             return False
         return True
+
+
+def kill_members(path: str) -> None:
+    """SIGKILL the processes of the cgroup at ``path`` (v2's ``cgroup.kill`` where there is one)."""
+    try:
+        with open(os.path.join(path, "cgroup.kill"), "w") as handle:
+            handle.write("1")
+        return
+    except OSError:
+        pass
+    try:
+        with open(os.path.join(path, "cgroup.procs")) as handle:
+            pids = [int(line) for line in handle if line.strip()]
+    except (OSError, ValueError):
+        return
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def sweep_stale(parents: Iterable[str]) -> list[str]:
+    """Remove the empty sandbox cgroups (``NAME-PID-N``) of arenas that are gone (killed with -9,
+    which leaves them behind); a live arena's cgroups, and any that still hold a process, are left.
+    The removed paths."""
+    removed = []
+    for parent in parents:
+        try:
+            names = os.listdir(parent)
+        except OSError:
+            continue
+        for name in names:
+            owner = name.rsplit("-", 2)
+            path = os.path.join(parent, name)
+            if len(owner) == 3 and owner[1].isdigit() and not _alive(int(owner[1])) and os.path.isdir(path) \
+                    and Cgroup._remove(path):
+                removed.append(path)
+    return removed
 
 
 def explain(text: str, code: int | None, limits: Limits, cgroup_event: str = "") -> str:

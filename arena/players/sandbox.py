@@ -398,7 +398,8 @@ class Sandbox:
 
     def kill(self) -> None:
         """Kill bwrap: its PID namespace's init dies with it (--die-with-parent), and the kernel
-        kills every process left in the namespace."""
+        kills every process left in the namespace; then whatever is still in the sandbox's cgroup
+        (an init killed while it was being set up would survive bwrap: Cgroup.kill)."""
         process = self.process
         if process is not None:
             if process.poll() is None:
@@ -412,6 +413,7 @@ class Sandbox:
                 pass
         if self.cgroup is not None:
             for _ in range(50):  # the namespace's processes take a moment to be reaped
+                self.cgroup.kill()
                 self.cgroup.close()
                 if not self.cgroup.dirs:
                     break
