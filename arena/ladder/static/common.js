@@ -1,39 +1,11 @@
 // What the ladder's pages share: JSON requests (errors carry the server's own message), the live
 // feed (server-sent events from /api/ladder/events) and number formatting.
 
-export async function getJSON(path, token) {
-  return call("GET", path, undefined, token);
-}
+import { request } from "/static/api.js";
 
-export async function postJSON(path, body, token) {
-  return call("POST", path, body, token);
-}
+export const getJSON = (path, token) => request("GET", path, undefined, token);
 
-async function call(method, path, body, token) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin" });
-  } catch (err) {
-    throw new Error(`the server cannot be reached (${method} ${path}): ${err.message}`);
-  }
-  const text = await response.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = new Error(data && data.error ? data.error : text.slice(0, 300) || response.statusText);
-    error.status = response.status;
-    throw error;
-  }
-  return data;
-}
+export const postJSON = (path, body, token) => request("POST", path, body, token);
 
 /**
  * Call ``refresh()`` now and again whenever the ladder's store changes (an ``event: change``),

@@ -1,12 +1,14 @@
 // The server's JSON API (same origin, the arena_player cookie rides along). Every failure becomes
 // an Error whose message is the server's own {"error": ...} text, so the page can show it as is.
+// The ladder's pages use request() too, with their author's token.
 
-async function call(method, path, body) {
+export async function request(method, path, body, token) {
   const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  if (token) init.headers.Authorization = `Bearer ${token}`;
   let response;
   try {
     response = await fetch(path, init);
@@ -21,13 +23,15 @@ async function call(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const reason = data && data.error ? data.error : text.slice(0, 200) || response.statusText;
+    const reason = data && data.error ? data.error : text.slice(0, 300) || response.statusText;
     const error = new Error(reason);
     error.status = response.status;
     throw error;
   }
   return data;
 }
+
+const call = (method, path, body) => request(method, path, body);
 
 export const api = {
   me: () => call("GET", "/api/me"),
