@@ -67,6 +67,33 @@ def test_a_module_bot_becomes_active_and_plays_from_its_own_site(ladder):
     assert sorted(pyseat.site_entries(site)) == ["first_legal.py"]
 
 
+def test_two_submissions_at_once_cannot_both_pass_the_rate_limit(ladder, monkeypatch):
+    """The count of an author's versions and the new version are one step: with a limit of one,
+    two requests made at the same moment (each installing for a while) give one version and a 429."""
+    import threading
+
+    slow = install.install_python
+    monkeypatch.setattr(install, "install_python", lambda *args: (time.sleep(0.5), slow(*args))[1])
+    ladder.rate_limit = 1
+    start, outcomes = threading.Barrier(2), []
+
+    def send(name):
+        start.wait()
+        try:
+            outcomes.append(submissions.submit(ladder, "alice", harness.python_body(name, harness.HERE / "first_legal.py",
+                                                                                   ["five_hundred"]))["status"])
+        except AccountError as exc:
+            outcomes.append(exc.status)
+
+    threads = [threading.Thread(target=send, args=(name,)) for name in ("one", "two")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(map(str, outcomes)) == ["429", "validating"]
+    assert len(ladder.store.versions()) == 1
+
+
 @pytest.mark.parametrize("file, reason", [
     ("raises_at_import.py", "does not start: "),
     ("illegal_moves.py", "illegal answer: "),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Mapping
+from typing import Any, Hashable, Mapping
 
 from arena.ladder import install, validation
 from arena.ladder.accounts import AccountError, owned_bot
@@ -20,7 +20,7 @@ MAX_UPLOAD = 16 * 1024 * 1024  # bytes of one submission's file or archive (aren
 RATE_LIMIT = 10  # versions per author per hour (arena ladder --rate-limit)
 RATE_WINDOW = 3600.0
 KINDS = ("python", "program", "grpc")
-_bot_locks: dict[str, threading.Lock] = {}
+_bot_locks: dict[Hashable, threading.Lock] = {}
 _locks_lock = threading.Lock()
 
 
@@ -36,7 +36,7 @@ def rate_limit(ladder: Any) -> int:
     return int(getattr(ladder, "rate_limit", None) or RATE_LIMIT)
 
 
-def _lock(bot: str) -> threading.Lock:
+def _lock(bot: Hashable) -> threading.Lock:
     with _locks_lock:
         return _bot_locks.setdefault(bot, threading.Lock())
 
@@ -83,6 +83,7 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
         raise SubmissionError(f"\"kind\" must be one of {', '.join(KINDS)}, not {kind!r}", 400)
     games = _games(ladder, data.get("games"))
     content = b""
+    filename = wanted = command = endpoint = None  # each kind sets its own
     if kind == "python":
         content = _decoded(ladder, data, "content_base64", kind)
         filename = _field(data, "filename", kind)
@@ -103,12 +104,26 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
     name = data.get("name")
     if registry is not None and isinstance(name, str) and name in registry.bots:  # kept for --house
         raise SubmissionError(f"the bot name {name!r} is an installed bot's (a house bot's name): choose another", 409)
-    limit = rate_limit(ladder)
-    recent = store.versions_since(author, time.time() - RATE_WINDOW)
-    if recent >= limit:
-        raise SubmissionError(f"{author} submitted {recent} versions in the last hour, the limit is {limit}: try "
-                              "again later", 429)
-    name = owned_bot(store, author, name, create=True)
+    with _lock(("author", author)):  # counted and stored under one lock: two requests at once cannot both pass
+        limit = rate_limit(ladder)
+        recent = store.versions_since(author, time.time() - RATE_WINDOW)
+        if recent >= limit:
+            raise SubmissionError(f"{author} submitted {recent} versions in the last hour, the limit is {limit}: "
+                                  "try again later", 429)
+        name = owned_bot(store, author, name, create=True)
+        version, number = _store_version(ladder, store, name, kind, filename, content, wanted, command, endpoint, games)
+    if version["status"] != "validating":  # refused as it installed
+        return version
+    if version["number"] != number:  # another process wrote a version of this bot meanwhile: its files differ
+        store.set_status(version["id"], "refused", "submitted twice at once: submit again")
+        return store.version(version["id"]) or version
+    validation.start(ladder, version["id"])
+    return version
+
+
+def _store_version(ladder: Any, store: LadderStore, name: str, kind: str, filename: Any, content: bytes, wanted: Any,
+                   command: Any, endpoint: Any, games: list[str]) -> tuple[dict[str, Any], int]:
+    """Install the new version's files and store it: refused with the reason, or validating."""
     with _lock(name):
         number = 1 + max((v["number"] for v in store.versions(bot=name)), default=0)
         directory = install.version_dir(ladder.data_dir, name, number)
@@ -127,14 +142,9 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
                                                f"{', '.join(installed.games)}")
         except install.InstallError as exc:
             return store.add_version(name, kind, "", games, "refused", validation.scrub(ladder, str(exc)),
-                                     str(directory) if directory.exists() else "")
-        version = store.add_version(name, kind, installed.seat, games, "validating", "",
-                                    str(directory) if kind != "grpc" else "")
-    if version["number"] != number:  # another process wrote a version of this bot meanwhile: its files differ
-        store.set_status(version["id"], "refused", "submitted twice at once: submit again")
-        return store.version(version["id"]) or version
-    validation.start(ladder, version["id"])
-    return version
+                                     str(directory) if directory.exists() else ""), number
+        return store.add_version(name, kind, installed.seat, games, "validating", "",
+                                 str(directory) if kind != "grpc" else ""), number
 
 
 def retire(ladder: Any, author: str, name: Any) -> list[dict[str, Any]]:
