@@ -132,6 +132,11 @@ def test_a_hand_result_carries_the_shared_keys(strong, end):
     assert sum(t["points"] for t in result["tricks"]) == 56
     assert result["contract"]["amount"] == 30 and result["seats_left"] == [0, 1, 2, 3]
     assert state.observation(0)["last_result"] == result
+    seen = state.observation(1)["last_result"]  # each observation has a copy of its own: changing it changes nothing
+    seen["tricks"][0]["cards"].clear()
+    seen["contract"]["amount"] = 56
+    assert result["tricks"][0]["cards"] and result["contract"]["amount"] == 30
+    assert state.observation(2)["last_result"] == result
 
 
 def test_match_end_elimination_and_hand_limit():
