@@ -68,12 +68,22 @@ def size(hand: int) -> int:
     return hand.bit_count()
 
 
+_HIGH_FIRST = tuple(tuple(bit for bit in range(7, -1, -1) if byte >> bit & 1) for byte in range(256))
+
+
 def tokens(hand: int) -> list[str]:
-    """The hand as tokens, suit by suit (S C D H), high to low, a duplicate listed twice."""
+    """The hand as tokens, suit by suit (S C D H), high to low, a duplicate listed twice. (Every
+    observation lists the hand, so only the kinds held are visited.)"""
     out: list[str] = []
-    for suit in range(4):
-        for kind in range(suit * 8 + 7, suit * 8 - 1, -1):
-            out.extend([TOKEN[kind]] * count(hand, kind))
+    for shift in (0, 8, 16, 24):
+        held = hand >> shift & 0xFF
+        if held:
+            both = hand >> (shift + 32) & 0xFF  # a kind held twice has its bit in both bytes
+            for bit in _HIGH_FIRST[held]:
+                token = TOKEN[shift + bit]
+                out.append(token)
+                if both >> bit & 1:
+                    out.append(token)
     return out
 
 
