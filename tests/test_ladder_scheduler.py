@@ -153,10 +153,15 @@ def test_house_bots_once_and_the_seed_kept(tmp_path):
 
 def test_a_ladder_without_enough_versions_waits_for_them(tmp_path):
     ladder = _ladder(tmp_path, "waits", "inline", seed=1, house=["random"], poll=0.05)
+    said: list[str] = []
+    ladder.log = said.append
     thread = threading.Thread(target=ladder.run, kwargs={"rounds": 1})
     thread.start()
     time.sleep(0.5)
     assert thread.is_alive() and ladder.store.last_round() == 0  # one version: nothing to play
+    # said once (not at every poll), with what is missing
+    assert said == ["round 1 waits for submissions: no ladder has enough active versions "
+                    "(all_fours/2 has 1 of the 2 it needs)"], said
     ladder.store.ensure_house("heuristic", ["all_fours"])  # a second version arrives
     thread.join(60)
     assert not thread.is_alive() and ladder.store.last_round() == 1

@@ -110,6 +110,7 @@ class Ladder:
         """Resume, then play rounds until ``rounds`` rounds are stored and rated (None: forever) or
         ``stop_event`` (or :meth:`stop`) is set."""
         stop = stop_event or self.stopping
+        said = ""
         try:
             self._rate_ready()
             self._play_pending(stop)
@@ -119,12 +120,22 @@ class Ladder:
                     break
                 chosen = self.choose(last + 1)
                 if not chosen:  # no ladder has enough active versions: wait for submissions
+                    waiting = self._waiting_line()
+                    if waiting != said:  # said once, not every poll
+                        self.log(waiting)
+                        said = waiting
                     stop.wait(self.poll)
                     continue
+                said = ""
                 self.store.schedule_round(last + 1, chosen)
                 self._play_pending(stop)
         finally:
             self._close_executor()
+
+    def _waiting_line(self) -> str:
+        counts = ", ".join(f"{entry.key} has {len(self.store.active_versions(entry.game))} of the {entry.sides} it needs"
+                           for entry in self.config.ladders)
+        return f"round {self.store.last_round() + 1} waits for submissions: no ladder has enough active versions ({counts})"
 
     def _stopped(self, stop: threading.Event) -> bool:
         return stop.is_set() or self.stopping.is_set()
