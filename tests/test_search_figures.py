@@ -36,3 +36,21 @@ def test_a_tiny_series_runs_resumes_and_tabulates(tmp_path):
 def test_a_bad_cell_is_refused_with_what_is_expected(tmp_path):
     done = _run("run", "--cells", "all_fours", "--out", str(tmp_path))
     assert done.returncode != 0 and "expected GAME:PLAYERS" in done.stderr
+
+
+def test_the_observed_variance_interval_is_narrower_than_wilsons_with_draws():
+    import importlib.util
+    from importlib.machinery import SourceFileLoader
+
+    loader = SourceFileLoader("search_figures", str(SCRIPT))
+    spec = importlib.util.spec_from_loader("search_figures", loader)
+    figures = importlib.util.module_from_spec(spec)
+    loader.exec_module(figures)
+    assert figures.observed_interval([0, 200, 0]) == (0.5, 0.5)  # all drawn: no spread at all
+    low, high = figures.observed_interval([36, 53, 111])  # Bid Euchre's 200 deal sets
+    mean = (53 / 2 + 111) / 200
+    sd = ((36 * mean ** 2 + 53 * (0.5 - mean) ** 2 + 111 * (1 - mean) ** 2) / 200) ** 0.5
+    assert (low, high) == (mean - 1.96 * sd / 200 ** 0.5, mean + 1.96 * sd / 200 ** 0.5)
+    assert round(low, 3) == 0.634 and round(high, 3) == 0.741
+    wins_only = figures.observed_interval([20, 0, 80])  # no draws: as wide as a proportion's
+    assert abs((wins_only[1] - wins_only[0]) / 2 - 1.96 * (0.8 * 0.2 / 100) ** 0.5) < 1e-12
