@@ -161,6 +161,37 @@ def test_a_bots_page_has_every_version_history_deal_sets_faults_and_head_to_head
     assert board.bot_page(store, "nobody") is None
 
 
+def test_head_to_head_is_kept_up_as_deal_sets_are_rated_and_rebuilt_for_an_older_store(filled, tmp_path):
+    """A bot's page reads head to head from running totals (ladder_pairs), not from every deal set;
+    a store made before the totals existed gets them once when it is opened."""
+    store, v, _ = filled
+    before = board.bot_page(store, "alpha")["head_to_head"]
+    pairs = store.pairs([v["a2"]["id"]])
+    beta = [p for p in pairs if p["opponent"] == v["b"]["id"]]
+    assert [(p["won"], p["drawn"], p["lost"], p["margin"]) for p in beta] == [(1, 1, 0, 10.0)]
+    with store._transaction() as db:  # as a store of the earlier schema: no totals, no mark
+        db.execute("DELETE FROM ladder_pairs")
+        db.execute("DELETE FROM ladder_meta WHERE key = 'pairs'")
+    assert board.bot_page(store, "alpha")["head_to_head"] == []
+    store.close()
+    reopened = LadderStore(tmp_path / "ladder.db")
+    try:
+        assert board.bot_page(reopened, "alpha")["head_to_head"] == before
+        again = LadderStore(tmp_path / "ladder.db")  # opened again: counted once, not twice
+        assert board.bot_page(again, "alpha")["head_to_head"] == before
+        again.close()
+    finally:
+        reopened.close()
+
+
+def test_a_long_history_is_thinned_for_the_chart_keeping_both_ends():
+    points = [{"deal_set": k} for k in range(1200)]
+    thin = board.thinned(points, 500)
+    assert len(thin) == 500 and thin[0] == points[0] and thin[-1] == points[-1]
+    assert [p["deal_set"] for p in thin] == sorted({p["deal_set"] for p in thin})  # in order, none twice
+    assert board.thinned(points[:10], 500) == points[:10]
+
+
 def test_a_fault_is_the_version_in_its_seat(filled):
     store, v, (s0, s1, s2, s3) = filled
     deal_set = store.deal_set(s1)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Any, Iterable, Mapping, Protocol
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 from arena.ladder.ratings import side_sums, version_name
 
 RECENT_DEAL_SETS = 20  # on a bot's page
-ALL_DEAL_SETS = 1_000_000  # head to head reads every deal set of a version
+FAULT_DEAL_SETS = 1000  # a bot's faults are listed from its last this many deal sets per version
+HISTORY_POINTS = 500  # the most points of a version's rating history per ladder on its chart
 RANKED = ("active", "probation")  # retired, refused and validating versions are listed, unranked
 Z = 2.0  # the interval's half width in sigmas
 
@@ -33,6 +34,7 @@ class BoardStore(Protocol):
     def history(self, version: int) -> list[dict[str, Any]]: ...
     def deal_sets(self, version: int | None = None, ladder: str | None = None, limit: int = 50) -> list[dict[str, Any]]: ...
     def match(self, match_id: int) -> dict[str, Any] | None: ...
+    def pairs(self, versions: Sequence[int]) -> list[dict[str, Any]]: ...
     def changes(self) -> int: ...
     def counts(self) -> dict[str, int]: ...
 
@@ -239,10 +241,13 @@ def bot_page(store: BoardStore, name: str, ladders: list[str] | None = None) -> 
                                         "sigma": round(sigma, 3), "rating": round(conservative(mu, sigma), 3)})
         for ladder, points in series.items():
             history[ladder].append({"version_id": int(v["id"]), "version": int(v["number"]), "label": label(v),
-                                    "status": v.get("status", ""), "points": points})
+                                    "status": v.get("status", ""), "points": thinned(points, HISTORY_POINTS),
+                                    "rated": len(points)})
+    # Recent deal sets and faults from each version's newest deal sets only, and head to head from
+    # the store's running totals: the page costs the same after a million deal sets as after ten.
     every: dict[int, dict[str, Any]] = {}
     for v in own:
-        for deal_set in store.deal_sets(version=int(v["id"]), limit=ALL_DEAL_SETS):
+        for deal_set in store.deal_sets(version=int(v["id"]), limit=FAULT_DEAL_SETS):
             every[int(deal_set["id"])] = deal_set
     ordered = [every[k] for k in sorted(every, reverse=True)]
     recent = [_deal_set_view(d, own_ids, versions) for d in ordered[:RECENT_DEAL_SETS]]
@@ -252,7 +257,16 @@ def bot_page(store: BoardStore, name: str, ladders: list[str] | None = None) -> 
         row["label"] = label(found) if found else ""
     return {"bot": name, "author": bot.get("author", ""), "versions": out_versions, "history": dict(history),
             "ladders": names, "recent": recent, "faults": faults[:100], "fault_count": len(faults),
-            "head_to_head": head_to_head(ordered, own_ids, versions), "changes": store.changes()}
+            "head_to_head": head_to_head(store.pairs(sorted(own_ids)), versions), "changes": store.changes()}
+
+
+def thinned(points: list[dict[str, Any]], most: int) -> list[dict[str, Any]]:
+    """At most ``most`` of ``points``, evenly spread, the first and the last always kept (a chart
+    a few hundred pixels wide shows no more)."""
+    if len(points) <= most:
+        return points
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(k * step)] for k in range(most)]
 
 
 def _deal_set_view(deal_set: Mapping[str, Any], own: set[int], versions: _Versions) -> dict[str, Any]:
@@ -286,27 +300,22 @@ def _deal_set_view(deal_set: Mapping[str, Any], own: set[int], versions: _Versio
             "outcome": outcome, "matches": match_rows}
 
 
-def head_to_head(deal_sets: Iterable[Mapping[str, Any]], own: set[int], versions: _Versions) -> list[dict[str, Any]]:
-    """Per ladder and opponent bot: deal sets won, drawn and lost against it (this bot's summed
-    margin against the opponent's, in every finished deal set where both played)."""
+def head_to_head(pairs: Sequence[Mapping[str, Any]], versions: _Versions) -> list[dict[str, Any]]:
+    """Per ladder and opponent bot (all its versions): the deal sets won, drawn and lost against
+    it, by this bot's summed margin against the opponent's in every rated deal set where both
+    played, and the mean difference of the two margins; ``pairs`` are the store's totals per
+    version pair (LadderStore.pairs)."""
     table: dict[tuple[str, str], dict[str, Any]] = {}
-    for deal_set in deal_sets:
-        lineup = [int(v) for v in _json(deal_set.get("lineup"), [])]
-        margins = deal_set_margins(deal_set.get("matches") or [], len(lineup))
-        mine = [i for i, vid in enumerate(lineup) if vid in own]
-        if margins is None or not mine:
-            continue
-        for j, vid in enumerate(lineup):
-            if vid in own:
-                continue
-            opponent = versions.get(vid)
-            name = opponent["bot"] if opponent else f"version {vid}"
-            key = (str(deal_set.get("ladder")), name)
-            row = table.setdefault(key, {"ladder": key[0], "opponent": name, "won": 0, "drawn": 0, "lost": 0,
-                                         "margin": 0.0, "deal_sets": 0, "url": f"/ladder/bots/{name}"})
-            row[_outcome(margins[mine[0]], margins[j])] += 1
-            row["margin"] += margins[mine[0]] - margins[j]
-            row["deal_sets"] += 1
+    for pair in pairs:
+        opponent = versions.get(int(pair["opponent"]))
+        name = opponent["bot"] if opponent else f"version {pair['opponent']}"
+        key = (str(pair["ladder"]), name)
+        row = table.setdefault(key, {"ladder": key[0], "opponent": name, "won": 0, "drawn": 0, "lost": 0,
+                                     "margin": 0.0, "deal_sets": 0, "url": f"/ladder/bots/{name}"})
+        for outcome in ("won", "drawn", "lost"):
+            row[outcome] += int(pair[outcome])
+        row["margin"] += float(pair["margin"])
+        row["deal_sets"] += int(pair["won"]) + int(pair["drawn"]) + int(pair["lost"])
     rows = sorted(table.values(), key=lambda r: (r["ladder"], r["opponent"]))
     for row in rows:
         row["margin"] = round(row["margin"] / row["deal_sets"], 2)  # the mean difference per deal set

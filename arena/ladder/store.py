@@ -15,9 +15,11 @@ import json
 import sqlite3
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
+from arena.ladder.ratings import side_sums
 from arena.sqlite_shared import SharedSQLite
 
 SCHEMA = """
@@ -88,6 +90,19 @@ CREATE TABLE IF NOT EXISTS ladder_history (
     at          REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ladder_history_version ON ladder_history(version, deal_set);
+-- head to head, kept up as deal sets are rated (a bot's page must not read every deal set it played):
+-- per ladder and ordered pair of versions in one lineup, the first's deal sets won, drawn and lost
+-- against the second by summed duplicate margin, and the sum of (its margin - the other's)
+CREATE TABLE IF NOT EXISTS ladder_pairs (
+    ladder      TEXT NOT NULL,
+    version     INTEGER NOT NULL,
+    opponent    INTEGER NOT NULL,
+    won         INTEGER NOT NULL,
+    drawn       INTEGER NOT NULL,
+    lost        INTEGER NOT NULL,
+    margin      REAL NOT NULL,
+    PRIMARY KEY (ladder, version, opponent)
+);
 CREATE TABLE IF NOT EXISTS ladder_meta (
     key         TEXT PRIMARY KEY,
     value       TEXT NOT NULL
@@ -120,6 +135,10 @@ class LadderStore(SharedSQLite):
     WHAT = "ladder database"
     Error = LadderStoreError
     TIMEOUT = 30.0
+
+    def __init__(self, path: str | Path):
+        super().__init__(path)
+        self._backfill_pairs()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -440,8 +459,58 @@ class LadderStore(SharedSQLite):
                            (version, ladder, deal_set_id, mu, sigma, now))
             for version, (status, reason) in (statuses or {}).items():
                 db.execute("UPDATE ladder_versions SET status = ?, reason = ? WHERE id = ?", (status, reason, version))
+            self._add_pairs(db, deal_set_id)
             db.execute("UPDATE ladder_deal_sets SET rated = 1 WHERE id = ?", (deal_set_id,))
         return True
+
+    @staticmethod
+    def _add_pairs(db: sqlite3.Connection, deal_set_id: int) -> None:
+        """Add a finished deal set to head to head (``ladder_pairs``), inside the caller's transaction."""
+        ladder, lineup_text = db.execute("SELECT ladder, lineup FROM ladder_deal_sets WHERE id = ?",
+                                         (deal_set_id,)).fetchone()
+        lineup = [int(v) for v in json.loads(lineup_text)]
+        played = [{"spec": json.loads(spec), "result": json.loads(result)} for spec, result in db.execute(
+            "SELECT spec, result FROM ladder_matches WHERE deal_set = ? AND result IS NOT NULL ORDER BY rotation",
+            (deal_set_id,))]
+        if not played:
+            return
+        sums = side_sums(played, len(lineup))
+        for i, version in enumerate(lineup):
+            for j, opponent in enumerate(lineup):
+                if i == j:
+                    continue
+                gap = sums[i] - sums[j]
+                outcome = (0, 1, 0) if abs(gap) < 1e-9 else (1, 0, 0) if gap > 0 else (0, 0, 1)
+                db.execute("INSERT INTO ladder_pairs(ladder, version, opponent, won, drawn, lost, margin) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(ladder, version, opponent) DO UPDATE SET "
+                           "won = won + excluded.won, drawn = drawn + excluded.drawn, lost = lost + excluded.lost, "
+                           "margin = margin + excluded.margin", (ladder, version, opponent, *outcome, gap))
+
+    def _backfill_pairs(self) -> None:
+        """Head to head for the rated deal sets of a store made before ``ladder_pairs`` existed:
+        once, when it is opened (a new store only marks itself done)."""
+        if self.meta("pairs") is not None:
+            return
+        rated = [r[0] for r in self._query("SELECT id FROM ladder_deal_sets WHERE rated = 1 ORDER BY id")]
+        if rated:
+            with self._transaction() as db:
+                if db.execute("SELECT 1 FROM ladder_meta WHERE key = 'pairs'").fetchone() is None:
+                    for deal_set_id in rated:
+                        self._add_pairs(db, deal_set_id)
+                    db.execute("INSERT INTO ladder_meta(key, value) VALUES ('pairs', '1')")
+        else:
+            self._query("INSERT OR IGNORE INTO ladder_meta(key, value) VALUES ('pairs', '1')")
+
+    def pairs(self, versions: Sequence[int]) -> list[dict[str, Any]]:
+        """Head to head of ``versions``: per ladder and opponent version, deal sets won, drawn and
+        lost, and the summed difference of margins."""
+        if not versions:
+            return []
+        marks = ", ".join("?" * len(versions))
+        rows = self._query(f"SELECT ladder, version, opponent, won, drawn, lost, margin FROM ladder_pairs "
+                           f"WHERE version IN ({marks}) ORDER BY ladder, opponent", list(versions))
+        return [{"ladder": r[0], "version": r[1], "opponent": r[2], "won": r[3], "drawn": r[4], "lost": r[5],
+                 "margin": r[6]} for r in rows]
 
     def rating(self, version: int, ladder: str) -> dict[str, Any] | None:
         rows = self._query("SELECT mu, sigma, deal_sets, matches, faults FROM ladder_ratings WHERE version = ? AND ladder = ?",
