@@ -135,6 +135,8 @@ def test_a_sandbox_killed_while_it_starts_leaves_no_process_and_no_cgroup():
     boxes = []
     for _ in range(60):
         box = Sandbox(Limits(), [sys.executable, "-c", "import time; time.sleep(60)"], name="start-kill")
+        if box.cgroup is None or not box.cgroup.dirs:
+            pytest.skip("the arena cannot make cgroups here, and killing a sandbox whole needs one")
         box.start(stdout=subprocess.DEVNULL)
         time.sleep(rng.uniform(0, 0.03))
         box.kill()
