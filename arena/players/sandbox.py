@@ -30,6 +30,7 @@ import itertools
 import os
 import resource
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -397,12 +398,18 @@ class Sandbox:
         return explain(text, code, self.limits, self.cgroup.events() if self.cgroup else "")
 
     def kill(self) -> None:
-        """Kill bwrap: its PID namespace's init dies with it (--die-with-parent), and the kernel
-        kills every process left in the namespace; then whatever is still in the sandbox's cgroup
-        (an init killed while it was being set up would survive bwrap: Cgroup.kill)."""
+        """Kill bwrap and its PID namespace's init (the kernel then kills every process left in
+        the namespace), then whatever is still in the sandbox's cgroup. The init is killed by name
+        first: it is a forked bwrap that sets its own death signal (--die-with-parent) only once it
+        runs, so killing the outer bwrap alone while it is being set up could leave it alive."""
         process = self.process
         if process is not None:
             if process.poll() is None:
+                for child in _children(process.pid):
+                    try:
+                        os.kill(child, signal.SIGKILL)
+                    except OSError:
+                        pass
                 try:
                     process.kill()
                 except ProcessLookupError:
@@ -418,6 +425,15 @@ class Sandbox:
                 if not self.cgroup.dirs:
                     break
                 time.sleep(0.02)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` forked that are still its children (Linux's /proc children list)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(word) for word in handle.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def python_command(module_name: str, site: Mapping[str, str] | None = None) -> tuple[list[str], list[str], dict[str, str]]:
