@@ -388,6 +388,45 @@ def test_an_interrupted_run_stops_keeps_its_matches_and_leaves_no_process(tmp_pa
     assert _stored(db) == 24
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_an_interrupted_match_series_stops_at_once_keeps_its_matches_and_resumes(tmp_path, how):
+    """`arena match` as `arena run` above: it used to finish every match under way first, and SIGTERM
+    killed it without a word."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "m.db"
+    args = [sys.executable, "-m", "arena.cli", "match", "random", "bad-raising", "--game", "toy", "--option",
+            "target=30", "--setting", "B.after=100000", "--isolation", "process", "--workers", "2",
+            "--max-deal-sets", "12", "--alpha", "1e-12", "--beta", "1e-12", "--db", str(db), "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, env=env)
+    give_up = time.monotonic() + 240  # a guard against a hang, not a measurement
+    while _stored(db) < 1 and process.poll() is None and time.monotonic() < give_up:
+        time.sleep(0.2)
+    assert process.poll() is None, process.communicate()
+    processes = _tree(process.pid)
+    if how == "ctrl-c":
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        os.kill(process.pid, signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    while _alive(processes) and time.monotonic() < give_up:
+        time.sleep(0.2)
+    assert _alive(processes) == []
+    assert process.returncode == 130 and "Traceback" not in err
+    assert err.count("\n") == 1 and "matches are stored in" in err and "resume with the same command" in err, err
+    assert _stored(db) >= 1
+    done = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr
+    assert _stored(db) == 24
+
+
 # -- 8. one run per database ----------------------------------------------------------------------------
 
 def test_a_second_run_on_a_database_in_use_is_told_so(registry, tmp_path):

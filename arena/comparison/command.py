@@ -135,10 +135,21 @@ def build_series(args: argparse.Namespace, registry: Any):
     return Series(config, SPRT(args.elo0, args.elo1, args.alpha, args.beta), args.bins, args.max_deal_sets)
 
 
+def _stored_matches(db: str) -> int:
+    from arena.store import Store
+
+    store = Store(db)
+    try:
+        return store.counts()[0]
+    finally:
+        store.close()
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     from arena.cli import _executor_choice
     from arena.comparison import series as series_module
     from arena.plugins import get_registry
+    from arena.tournaments import runner
 
     registry = get_registry()
     series = build_series(args, registry)
@@ -152,8 +163,14 @@ def cmd_match(args: argparse.Namespace) -> int:
               f"alpha {test.alpha:g}, beta {test.beta:g}, {series.bins} bins, at most {series.max_deal_sets} deal sets",
               file=out, flush=True)
     report = None if args.quiet else (lambda line: print(line, file=out, flush=True))
-    state = series_module.run(series, registry, db, executor=executor, workers=args.workers, batch=args.batch,
-                              fresh=args.fresh, executor_options=options, report=report)
+    try:
+        with runner.interrupts_as_keyboard():  # SIGTERM stops it as Ctrl-C does
+            state = series_module.run(series, registry, db, executor=executor, workers=args.workers,
+                                      batch=args.batch, fresh=args.fresh, executor_options=options, report=report)
+    except KeyboardInterrupt:
+        print(f"arena match: interrupted: {_stored_matches(db)} matches are stored in {db}; resume with the same "
+              "command", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(_finite({**state, "db": db}), indent=1))
         return 0

@@ -277,6 +277,11 @@ def run(series: Series, registry: Any, db: str | Path, *, executor: str = "local
                 store.save(spec.index, outcome["result"], outcome["record"])
             state = evaluate(series, store, per_set, tally)
             say(progress_line(state))
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop now, not after the matches under way
+        if runner is not None:
+            getattr(runner, "stop", runner.close)()
+            runner = None
+        raise
     finally:
         if runner is not None:
             runner.close()
