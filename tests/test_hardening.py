@@ -427,6 +427,37 @@ def test_an_interrupted_match_series_stops_at_once_keeps_its_matches_and_resumes
     assert _stored(db) == 24
 
 
+@pytest.mark.slow
+def test_an_arena_killed_while_its_pool_workers_start_leaves_none():
+    """A worker asks to die with the arena when it starts; an arena killed with -9 before that
+    (while the spawned worker imports) used to leave it idle forever (6 of 20 kills here). It now
+    checks that its parent is still the arena and exits if not."""
+    import os
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    child = ("import time\nfrom arena.tournaments.executors import LocalPoolExecutor\n"
+             "pool = LocalPoolExecutor(2, pin=False)\npool.pool.submit(time.sleep, 30)\ntime.sleep(60)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    rng = random.Random(1)
+    left = []
+    for _ in range(12):
+        process = subprocess.Popen([sys.executable, "-c", child], start_new_session=True, env=env,
+                                   stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.05, 0.6))  # somewhere in the workers' start-up
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        time.sleep(1.0)
+        stray = _tree(process.pid)  # the killed arena's process group
+        for pid in stray:
+            os.kill(pid, signal.SIGKILL)
+        left += stray
+    assert left == []
+
+
 # -- 8. one run per database ----------------------------------------------------------------------------
 
 def test_a_second_run_on_a_database_in_use_is_told_so(registry, tmp_path):

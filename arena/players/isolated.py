@@ -237,8 +237,10 @@ def _quiet_child() -> None:
     die_with_parent()
 
 
-def die_with_parent() -> None:
-    """Where the platform allows it (Linux), ask to be killed when the parent process dies."""
+def die_with_parent(parent: int | None = None) -> None:
+    """Where the platform allows it (Linux), ask to be killed when the parent process dies. With
+    ``parent`` (its pid, as the parent knew it) a process whose parent died before the request was
+    made, while it was starting, exits at once instead of living on as an orphan."""
     try:
         import ctypes
 
@@ -246,6 +248,8 @@ def die_with_parent() -> None:
         libc.prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
     except (OSError, AttributeError):
         pass
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
 
 
 def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: Any = None,

@@ -78,17 +78,19 @@ def play_specs(specs: list[MatchSpec]) -> list[tuple[bool, Any]]:
     return outcomes
 
 
-def _start_worker(cpus: Any = None) -> None:
+def _start_worker(parent: int, cpus: Any = None) -> None:
     """Pool worker start-up: leave Ctrl-C to the arena (which stops the pool: one message, not one
-    traceback per worker), die with the arena's process, keep the arena's standard output free of
-    what in-process bots print, and keep to one CPU when ``cpus`` (a queue of them) is given."""
+    traceback per worker), die with the arena's process ``parent`` (or exit now if it died while
+    this worker started: a kill -9 of the arena then left idle workers behind), keep the arena's
+    standard output free of what in-process bots print, and keep to one CPU when ``cpus`` (a
+    queue of them) is given."""
     import signal
     import sys
 
     from arena.players.isolated import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent()
+    die_with_parent(parent)
     try:
         os.dup2(2, 1)
         sys.stdout = sys.stderr
@@ -125,7 +127,7 @@ class LocalPoolExecutor:
         self.chunk = chunk
         context = multiprocessing.get_context("spawn")
         initializer = _start_worker
-        initargs: tuple[Any, ...] = ()
+        initargs: tuple[Any, ...] = (os.getpid(),)
         cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
         if pin and 1 < self.workers <= len(cpus):
             # One CPU per worker: its matches and its bots' processes stay there (see
@@ -133,7 +135,7 @@ class LocalPoolExecutor:
             queue = context.SimpleQueue()
             for cpu in cpus[:self.workers]:
                 queue.put(cpu)
-            initargs = (queue,)
+            initargs = (os.getpid(), queue)
         self.pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context, initializer=initializer,
                                                            initargs=initargs)
 
