@@ -343,6 +343,23 @@ def _stored(db):
         return 0
 
 
+def _started(args, cwd, db):
+    """The arena command ``args`` running in a session of its own once it has stored a match: the
+    process, the processes of its group then, its environment and the time to give up waiting."""
+    import os
+    import subprocess
+    import time
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, env=env)
+    give_up = time.monotonic() + 240  # a guard against a hang, not a measurement
+    while _stored(db) < 1 and process.poll() is None and time.monotonic() < give_up:
+        time.sleep(0.2)
+    assert process.poll() is None, process.communicate()
+    return process, _tree(process.pid), env, give_up
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "kill-9"])
 def test_an_interrupted_run_stops_keeps_its_matches_and_leaves_no_process(tmp_path, how):
@@ -358,14 +375,7 @@ def test_an_interrupted_run_stops_keeps_its_matches_and_leaves_no_process(tmp_pa
         '[bots.settings]\nafter = 100000\n')
     db = tmp_path / "t.db"
     args = [sys.executable, "-m", "arena.cli", "run", "t.toml", "--db", str(db), "--quiet"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, env=env)
-    give_up = time.monotonic() + 240  # a guard against a hang, not a measurement
-    while _stored(db) < 1 and process.poll() is None and time.monotonic() < give_up:
-        time.sleep(0.2)
-    assert process.poll() is None, process.communicate()
-    processes = _tree(process.pid)
+    process, processes, env, give_up = _started(args, tmp_path, db)
     assert len(processes) >= 4  # the arena, its workers, their fork servers and bots
     if how == "ctrl-c":
         os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
@@ -403,14 +413,7 @@ def test_an_interrupted_match_series_stops_at_once_keeps_its_matches_and_resumes
     args = [sys.executable, "-m", "arena.cli", "match", "random", "bad-raising", "--game", "toy", "--option",
             "target=30", "--setting", "B.after=100000", "--isolation", "process", "--workers", "2",
             "--max-deal-sets", "12", "--alpha", "1e-12", "--beta", "1e-12", "--db", str(db), "--quiet"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, env=env)
-    give_up = time.monotonic() + 240  # a guard against a hang, not a measurement
-    while _stored(db) < 1 and process.poll() is None and time.monotonic() < give_up:
-        time.sleep(0.2)
-    assert process.poll() is None, process.communicate()
-    processes = _tree(process.pid)
+    process, processes, env, give_up = _started(args, tmp_path, db)
     if how == "ctrl-c":
         os.killpg(process.pid, signal.SIGINT)
     else:
