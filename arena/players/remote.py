@@ -25,6 +25,7 @@ connection breaks, it is killed and started again, and told the match again, bef
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
@@ -43,6 +44,7 @@ from arena import wire
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
 from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host
+from arena.players.isolated import die_with_parent
 from arena.players.limits import LOG_LIMIT
 from arena.players.logs import CappedLog
 from arena.v1 import player_pb2_grpc
@@ -286,13 +288,6 @@ def _refused_size(details: str) -> int | None:
 # -- launched commands ---------------------------------------------------------------------------
 
 
-def _die_with_parent() -> None:
-    """In the launched command, before it runs: die with the arena's process (Linux)."""
-    from arena.players.isolated import die_with_parent
-
-    die_with_parent()
-
-
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port nobody listens on now (the OS picks it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -363,7 +358,7 @@ class CommandHost(GrpcHost):
             self.process = subprocess.Popen(
                 command_argv(self.command, port), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
                 stdout=output, stderr=output, start_new_session=True,
-                preexec_fn=_die_with_parent,
+                preexec_fn=functools.partial(die_with_parent, os.getpid()),  # dies with the arena
             )
         except OSError as exc:
             self.process = None

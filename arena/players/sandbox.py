@@ -378,10 +378,13 @@ class Sandbox:
             resource.setrlimit(which, pair)
         if _PRCTL is not None:
             _PRCTL(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL: bwrap dies with the arena
+            if os.getppid() != self._parent:  # the arena died before the request: nobody to signal
+                os._exit(1)
 
     def start(self, *, stdout: int, pass_fds: tuple[int, ...] = (), new_session: bool = False) -> subprocess.Popen:
         self._procs = [os.path.join(path, "cgroup.procs") for path in (self.cgroup.dirs if self.cgroup else [])]
         self._rlimits = rlimits(self.limits)
+        self._parent = os.getpid()
         self.process = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stdout,
                                         pass_fds=pass_fds, preexec_fn=self._preexec, start_new_session=new_session)
         return self.process
@@ -399,12 +402,15 @@ class Sandbox:
 
     def kill(self) -> None:
         """Kill bwrap and its PID namespace's init (the kernel then kills every process left in
-        the namespace), then whatever is still in the sandbox's cgroup. The init is killed by name
+        the namespace), then whatever is still in the sandbox's cgroup. The init is killed by pid
         first: it is a forked bwrap that sets its own death signal (--die-with-parent) only once it
-        runs, so killing the outer bwrap alone while it is being set up could leave it alive."""
+        runs, so killing the outer bwrap alone while it is being set up could leave it alive. The
+        outer bwrap is stopped before its children are read, so that it cannot fork the init
+        between that reading and its death (1 kill in 300 left an init so, without cgroups)."""
         process = self.process
         if process is not None:
             if process.poll() is None:
+                _stop(process.pid)
                 for child in _children(process.pid):
                     try:
                         os.kill(child, signal.SIGKILL)
@@ -425,6 +431,25 @@ class Sandbox:
                 if not self.cgroup.dirs:
                     break
                 time.sleep(0.02)
+
+
+def _stop(pid: int, timeout: float = 1.0) -> None:
+    """SIGSTOP ``pid`` and wait until it is stopped (or dead): a fork it had begun is then either
+    done, its child listed, or undone (the kernel restarts a fork a signal interrupts)."""
+    try:
+        os.kill(pid, signal.SIGSTOP)
+    except OSError:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                state = handle.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return
+        if state in "TtZX":
+            return
+        time.sleep(0.0005)
 
 
 def _children(pid: int) -> list[int]:
