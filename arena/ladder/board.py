@@ -14,7 +14,7 @@ import json
 from collections import defaultdict
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
-from arena.ladder.ratings import side_sums, version_name
+from arena.ladder.ratings import outcome_of, side_sums, version_name
 
 RECENT_DEAL_SETS = 20  # on a bot's page
 FAULT_DEAL_SETS = 1000  # a bot's faults are listed from its last this many deal sets per version
@@ -150,12 +150,6 @@ def fault_rows(deal_set: Mapping[str, Any], versions: "_Versions") -> list[dict[
     return rows
 
 
-def _outcome(mine: float, theirs: float) -> str:
-    if abs(mine - theirs) < 1e-9:
-        return "drawn"
-    return "won" if mine > theirs else "lost"
-
-
 # -- the board ------------------------------------------------------------------------------------
 def board(store: BoardStore, ladder: str, ladders: list[str] | None = None) -> dict[str, Any]:
     """One ladder's board: its versions ranked by mu - 3 sigma (active and on probation; retired
@@ -285,7 +279,7 @@ def _deal_set_view(deal_set: Mapping[str, Any], own: set[int], versions: _Versio
     outcome = None
     if margins is not None and mine:
         best_other = max((m for i, m in enumerate(margins) if i not in mine), default=None)
-        outcome = None if best_other is None else _outcome(margins[mine[0]], best_other)
+        outcome = None if best_other is None else outcome_of(margins[mine[0]], best_other)
     match_rows = []
     for m in matches:
         result = _result(m)

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from arena.rating import duplicate_margins, environment, forfeit_penalty
 
+TIE = 1e-9  # sums this close are equal (margins are means of whole scores)
 PROBATION_SHARE = 0.10  # more than this share of a version's matches with a fault of its own ...
 PROBATION_MIN_MATCHES = 5  # ... after at least this many matches: probation (not scheduled)
 
@@ -37,7 +38,14 @@ def side_sums(matches: Sequence[Mapping[str, Any]], sides: int) -> list[float]:
 
 def ranks_of(sums: Sequence[float]) -> list[int]:
     """Competition ranks (0 = best) of the sums, higher first; equal sums share a rank."""
-    return [sum(1 for other in sums if other > value + 1e-9) for value in sums]
+    return [sum(1 for other in sums if other > value + TIE) for value in sums]
+
+
+def outcome_of(mine: float, theirs: float) -> str:
+    """"won", "drawn" or "lost": a position's sum against another's, as ``ranks_of`` ranks them."""
+    if abs(mine - theirs) < TIE:
+        return "drawn"
+    return "won" if mine > theirs else "lost"
 
 
 def faulted_positions(spec: Mapping[str, Any], result: Mapping[str, Any]) -> set[int]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
-from arena.ladder.ratings import side_sums
+from arena.ladder.ratings import outcome_of, side_sums
 from arena.sqlite_shared import SharedSQLite
 
 SCHEMA = """
@@ -114,6 +114,7 @@ KINDS = ("python", "program", "grpc", "house")
 HOUSE = "house"  # the author of the house bots (no token ever matches its empty hash)
 
 _VERSION_COLUMNS = "v.id, v.bot, v.number, v.kind, v.seat, v.games, v.status, v.reason, v.created, v.path, b.author"
+_PAIR_COUNTS = {"won": (1, 0, 0), "drawn": (0, 1, 0), "lost": (0, 0, 1)}  # ladder_pairs(won, drawn, lost)
 
 
 class LadderStoreError(ArenaError):
@@ -479,12 +480,11 @@ class LadderStore(SharedSQLite):
             for j, opponent in enumerate(lineup):
                 if i == j:
                     continue
-                gap = sums[i] - sums[j]
-                outcome = (0, 1, 0) if abs(gap) < 1e-9 else (1, 0, 0) if gap > 0 else (0, 0, 1)
+                counts = _PAIR_COUNTS[outcome_of(sums[i], sums[j])]
                 db.execute("INSERT INTO ladder_pairs(ladder, version, opponent, won, drawn, lost, margin) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(ladder, version, opponent) DO UPDATE SET "
                            "won = won + excluded.won, drawn = drawn + excluded.drawn, lost = lost + excluded.lost, "
-                           "margin = margin + excluded.margin", (ladder, version, opponent, *outcome, gap))
+                           "margin = margin + excluded.margin", (ladder, version, opponent, *counts, sums[i] - sums[j]))
 
     def _backfill_pairs(self) -> None:
         """Head to head for the rated deal sets of a store made before ``ladder_pairs`` existed:
