@@ -169,10 +169,10 @@ def _play_it_through(tmp_path: Path, ladder, browser, endpoint: str) -> None:
     assert page.evaluate("window.__loadedOnce") is True
     rows = [r for r in _ranked(page) if r["rank"]]
     assert sorted(r["bot"] for r in rows) == ["firstlegal", "lastlegal", "remote"]
-    assert [int(r["rank"]) for r in rows] == [1, 2, 3]
+    assert [int(r["rank"]) for r in rows] == [1, 2, 3], rows
     ratings = [float(r["rating"]) for r in rows]
-    assert ratings == sorted(ratings, reverse=True)  # ranked in rating order
-    assert all(r["matches"] > 0 and r["status"] == "active" for r in rows)
+    assert ratings == sorted(ratings, reverse=True), rows  # ranked in rating order
+    assert all(r["matches"] > 0 and r["status"] == "active" for r in rows), (rows, ladder.stderr()[-3000:])
     assert int(page.get_attribute("#board", "data-changes")) > 0
     status, board = get(f"{url}/api/ladder/board")
     assert status == 200 and board["changes"] >= int(page.get_attribute("#board", "data-changes"))
