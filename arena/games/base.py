@@ -328,13 +328,15 @@ class GameState(abc.ABC):
             cached = self._resample_cache = (key, layout, target)
         return resample.resample(self, cached[1], rng, cached[2])
 
-    def with_hands(self, seat: int, hands: Mapping[int, Sequence[str]], rng: random.Random) -> "GameState | None":
+    def with_hands(self, seat: int, hands: Mapping[int, Sequence[str]], rng: random.Random,
+                   tries: int | None = None) -> "GameState | None":
         """The state ``seat`` could be facing in which every other seat ``s`` taking part holds
         ``hands[s]`` now (the cards nobody holds, such as an unseen kitty or the stock, placed at
-        random, as are the actions hidden from ``seat``), or None when none of a couple of thousand such
-        fillings agrees with what ``seat`` knows."""
+        random, as are the actions hidden from ``seat``), or None when none of ``tries`` such
+        fillings (by default a couple of thousand) agrees with what ``seat`` knows."""
         from arena.games import resample
-        return resample.with_hands(self, self._resample_layout(seat), hands, rng)
+        return resample.with_hands(self, self._resample_layout(seat), hands, rng,
+                                   resample.WITH_HANDS_TRIES if tries is None else tries)
 
     def _resample_layout(self, seat: int) -> Any:
         """What ``seat`` does not know about this deal (an :class:`arena.games.resample.Layout`)."""

@@ -223,9 +223,10 @@ def resample(real: "GameState", layout: Layout, rng: random.Random,
 
 
 def with_hands(real: "GameState", layout: Layout, hands: Mapping[int, Sequence[str]],
-               rng: random.Random) -> "GameState | None":
+               rng: random.Random, tries: int = WITH_HANDS_TRIES) -> "GameState | None":
     """The state in which each other seat ``s`` holds ``hands[s]`` now (the rest of the unknown cards
-    in the pools, at random), consistent with what ``layout.seat`` knows; None if there is none."""
+    in the pools, at random), consistent with what ``layout.seat`` knows; None if there is none in
+    ``tries`` fillings of the pools (one is enough when every hand is given and nothing is hidden)."""
     rest = list(layout.cards)
     slots: list[list[str]] = [[] for _ in layout.sizes]
     for index, owner in enumerate(layout.owners):
@@ -245,7 +246,7 @@ def with_hands(real: "GameState", layout: Layout, hands: Mapping[int, Sequence[s
         slots[index] = given
     pools = [i for i, owner in enumerate(layout.owners) if owner is None or owner not in hands]
     target = real.observation(layout.seat)
-    for _ in range(WITH_HANDS_TRIES):  # the pools and the hidden actions (gifts, a kitty) are drawn afresh
+    for _ in range(tries):  # the pools and the hidden actions (gifts, a kitty) are drawn afresh
         rng.shuffle(rest)
         start = 0
         for index in pools:

@@ -3,7 +3,7 @@
 Settings (tournament file ``settings``, or ``arena play --setting``): ``samples`` (deals sampled per
 decision, default 64), ``seconds`` (thinking time per decision, default 1.0; never beyond the
 clock), ``rollout`` (``heuristic`` or ``random``: the policy of every seat in the rollouts) and
-``seed``. See docs/search-bot.md.
+``candidates`` (actions searched per decision, default 6) and ``seed``. See docs/search-bot.md.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from bots.heuristic import STRATEGIES, HeuristicBot
 # the bundled code this bot runs besides its own: a sandbox shows it (arena/players/sandbox.py)
 SANDBOX_USES = ("bots.heuristic",)
 
-DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "seed": None}
+DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None}
 ROLLOUTS = ("heuristic", "random")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
 MARGIN = 0.05  # seconds kept back as well
@@ -43,6 +43,12 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     except (TypeError, ValueError):
         raise SettingsError(f"search: samples must be a whole number >= 0, not {out['samples']!r}") from None
     try:
+        candidates = int(out["candidates"])
+        if str(candidates) != str(out["candidates"]).strip() or candidates < 2:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SettingsError(f"search: candidates must be a whole number >= 2, not {out['candidates']!r}") from None
+    try:
         seconds = float(out["seconds"])
         if not seconds >= 0 or seconds == float("inf"):
             raise ValueError
@@ -53,7 +59,7 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     seed = out["seed"]
     if seed is not None and not isinstance(seed, (int, str)):
         raise SettingsError(f"search: seed must be a whole number or a string, not {seed!r}")
-    out.update(samples=samples, seconds=seconds)
+    out.update(samples=samples, seconds=seconds, candidates=candidates)
     return out
 
 
@@ -109,5 +115,5 @@ def make(settings: Mapping[str, Any], seed: int) -> SearchBot:
 
 @hookimpl
 def arena_register_bots() -> list[BotSpec]:
-    return [BotSpec("search", make, "determinized search (PIMC) with auction inference; settings samples, seconds, rollout, seed",
+    return [BotSpec("search", make, "determinized search (PIMC) with auction inference; settings samples, seconds, rollout, candidates, seed",
                     tuple(STRATEGIES))]

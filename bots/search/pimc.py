@@ -23,7 +23,6 @@ from arena.players.base import MatchInfo, Player
 
 from bots.search.proxy import ProxyBuilder
 
-CANDIDATES = 6  # at most this many actions are searched (the heuristic's choice always among them)
 INFERENCE_TRIES = 4  # draws per sample to find a deal the auction agrees with
 MISMATCH_WEIGHT = 0.5  # a kept sample's weight per bid the heuristic would not have made
 MIN_ROWS = 4  # samples needed before the search may overrule the heuristic's choice
@@ -107,6 +106,7 @@ class Searcher:
                  rng: random.Random, make_heuristic: Callable[[int], Player]):
         self.game, self.seat, self.rng = game, seat, rng
         self.samples = int(settings["samples"])
+        self.candidates = int(settings["candidates"])  # at most this many actions are searched
         self.policy = Policy(game, settings["rollout"], options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
         self.proxy = ProxyBuilder(game, seat, rng)
@@ -167,11 +167,11 @@ class Searcher:
         if first is None or first not in ids:
             first = ids[0]
         rest = [i for i in ids if i != first]
-        if len(rest) > CANDIDATES - 1:
+        if len(rest) > self.candidates - 1:
             at = ids.index(first)
             near = sorted(rest, key=lambda i: (abs(ids.index(i) - at), ids.index(i)))
             keep = [ids[0]] if ids[0] != first else []
-            keep += [i for i in near if i not in keep][:CANDIDATES - 1 - len(keep)]
+            keep += [i for i in near if i not in keep][:self.candidates - 1 - len(keep)]
             rest = keep
         return [first] + rest
 

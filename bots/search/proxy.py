@@ -6,7 +6,10 @@ conformance kit's ``resample_blind`` check). So the proxy is built by dealing th
 (the game's ``deck_for``; the other hands in pack order) and replaying the hand's public history.
 When a replayed action is impossible in the proxy (another seat plays a card the proxy gave
 someone else) the proxy is first resampled from the seat's own view until it is possible, which
-keeps it consistent with everything seen so far; an action hidden from the seat (a contractor's
+keeps it consistent with everything seen so far; a card play is first made possible more cheaply,
+by swapping the card into the actor's hand from the hand the proxy gave it to (one replay, where a
+resample takes one to ten in 56 for 8: any consistent proxy serves, since resample depends only on
+what the seat knows, so how it was found does not change the samples); an action hidden from the seat (a contractor's
 discard, a help gift) is filled in with a random legal one; when the seat's own hand in the proxy
 is not the one it held (cards from a kitty, a run of the pack or a gift), the proxy is redealt from
 another seat's view with the seat's real hand (``with_hands``).
@@ -23,6 +26,7 @@ from arena.games.base import Game, GameState
 
 HIDDEN_VERBS = ("discard", "give")  # actions other seats may take unseen (Five Hundred, Bid Euchre)
 REPAIR_TRIES = 400  # resamples tried to make one observed action possible
+SWAP_TRIES = 4  # swaps of the played card into the actor's hand tried before resampling
 # Keys a proxy may differ in: it starts at this hand (no earlier hands), the clock is the referee's
 SCORED_IN_HAND = ("all_fours",)  # games whose scores change inside a hand (kicks of turn-ups)
 LOOSE_KEYS = frozenset({"hand_index", "hands_played", "last_result", "time_left", "bank_left"})
@@ -74,6 +78,7 @@ class ProxyBuilder:
         self.applied = 0  # history entries the proxy has replayed
         self.offset: list[int] | None = None  # scores before the hand = observed less this
         self.repairs = 0
+        self.swaps = 0  # repairs made by swapping a played card into its player's hand
         self.kitty: list[str] | None = None  # a kitty the seat saw this hand (Five Hundred's contractor)
 
     # -- public ------------------------------------------------------------------------------
@@ -173,6 +178,9 @@ class ProxyBuilder:
         """A resample of ``state`` (from the seat's view) in which ``actor`` may take ``aid`` now."""
         self.repairs += 1
         if actor != self.seat:
+            swapped = self._swap_in(state, actor, aid)
+            if swapped is not None:
+                return swapped
             for _ in range(REPAIR_TRIES):
                 if time.monotonic() >= deadline:
                     raise ProxyError("out of time rebuilding the state")
@@ -186,6 +194,35 @@ class ProxyBuilder:
                         break
                     sample.apply_id(self.rng.choice(hidden))
         raise ProxyError(f"seat {actor} cannot take {self.game.action_string(aid)!r} in any sample")
+
+    def _swap_in(self, state: GameState, actor: int, aid: int) -> GameState | None:
+        """``state`` with the card ``actor`` plays now taken from the other hand that holds it in
+        the proxy, in exchange for one of ``actor``'s cards, or None when no such swap agrees with
+        what the seat knows (a void shown by the other hand, the card not there to take)."""
+        name = self.game.action_string(aid)
+        if not name.startswith("play ") or state.current_player() != actor:
+            return None
+        card = name.split(" ", 1)[1]
+        others = [s for s in state.observation(self.seat)["active_seats"] if s != self.seat]
+        hands = {s: list(state.observation(s)["hand"]) for s in others}
+        holder = next((s for s in others if s != actor and card in hands[s]), None)
+        if holder is None or actor not in hands:
+            return None
+        void = set(state.voids().get(holder, ()))
+        # the actor's cards of a suit the holder has not shown it lacks first (the engine's effective
+        # suits may differ from the printed one: with_hands is the judge, this only orders the tries)
+        gives = sorted(set(hands[actor]) - {card}, key=lambda c: (c[-1] in void, self.rng.random()))
+        for give in gives[:SWAP_TRIES]:
+            trial = dict(hands)
+            trial[actor] = hands[actor] + [card]
+            trial[actor].remove(give)
+            trial[holder] = hands[holder] + [give]
+            trial[holder].remove(card)
+            found = state.with_hands(self.seat, trial, self.rng, tries=1)
+            if found is not None and found.current_player() == actor and aid in found.legal_action_ids():
+                self.swaps += 1
+                return found
+        return None
 
     def _own_hand(self, hand: list[str], deadline: float) -> None:
         """Make the proxy's hand of the seat ``hand`` (redealt from another seat's view)."""
