@@ -30,24 +30,25 @@ class SettingsError(ValueError):
     """A bad ``search`` setting (what, the value, what is accepted)."""
 
 
+def _whole(settings: Mapping[str, Any], key: str, least: int) -> int:
+    """The setting ``key`` as a whole number of at least ``least`` (a string of one will do)."""
+    text = str(settings[key]).strip()
+    try:
+        value = int(settings[key])
+        if str(value) != text or value < least:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SettingsError(f"search: {key} must be a whole number >= {least}, not {settings[key]!r}") from None
+    return value
+
+
 def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(settings) - set(DEFAULTS))
     if unknown:
         raise SettingsError(f"search: unknown setting(s) {', '.join(unknown)}; it takes {', '.join(DEFAULTS)}")
     out = dict(DEFAULTS)
     out.update(settings)
-    try:
-        samples = int(out["samples"])
-        if str(samples) != str(out["samples"]).strip() or samples < 0:
-            raise ValueError
-    except (TypeError, ValueError):
-        raise SettingsError(f"search: samples must be a whole number >= 0, not {out['samples']!r}") from None
-    try:
-        candidates = int(out["candidates"])
-        if str(candidates) != str(out["candidates"]).strip() or candidates < 2:
-            raise ValueError
-    except (TypeError, ValueError):
-        raise SettingsError(f"search: candidates must be a whole number >= 2, not {out['candidates']!r}") from None
+    samples, candidates = _whole(out, "samples", 0), _whole(out, "candidates", 2)
     try:
         seconds = float(out["seconds"])
         if not seconds >= 0 or seconds == float("inf"):
