@@ -6,7 +6,7 @@ conformance kit's ``resample_blind`` check). So the proxy is built by dealing th
 (the game's ``deck_for``; the other hands in pack order) and replaying the hand's public history.
 When a replayed action is impossible in the proxy (another seat plays a card the proxy gave
 someone else) the proxy is first resampled from the seat's own view until it is possible, which
-keeps it consistent with everything seen so far; a card play is first made possible more cheaply,
+keeps it consistent with everything seen so far; in 56 a card play is first made possible more cheaply,
 by swapping the card into the actor's hand from the hand the proxy gave it to (one replay, where a
 resample takes one to ten in 56 for 8: any consistent proxy serves, since resample depends only on
 what the seat knows, so how it was found does not change the samples); an action hidden from the seat (a contractor's
@@ -27,6 +27,9 @@ from arena.games.base import Game, GameState
 HIDDEN_VERBS = ("discard", "give")  # actions other seats may take unseen (Five Hundred, Bid Euchre)
 REPAIR_TRIES = 400  # resamples tried to make one observed action possible
 SWAP_TRIES = 4  # swaps of the played card into the actor's hand tried before resampling
+# where the swap is tried: 56, whose 6 and 8 other hands make a redraw dear; elsewhere a redraw is
+# cheap, and the figures of issue #20 for those games were measured with it alone
+SWAP_GAMES = ("fifty_six",)
 # Keys a proxy may differ in: it starts at this hand (no earlier hands), the clock is the referee's
 SCORED_IN_HAND = ("all_fours",)  # games whose scores change inside a hand (kicks of turn-ups)
 LOOSE_KEYS = frozenset({"hand_index", "hands_played", "last_result", "time_left", "bank_left"})
@@ -177,10 +180,11 @@ class ProxyBuilder:
     def _make_possible(self, state: GameState, actor: int, aid: int, deadline: float) -> GameState:
         """A resample of ``state`` (from the seat's view) in which ``actor`` may take ``aid`` now."""
         self.repairs += 1
-        if actor != self.seat:
+        if actor != self.seat and self.game.name in SWAP_GAMES:
             swapped = self._swap_in(state, actor, aid)
             if swapped is not None:
                 return swapped
+        if actor != self.seat:
             for _ in range(REPAIR_TRIES):
                 if time.monotonic() >= deadline:
                     raise ProxyError("out of time rebuilding the state")
