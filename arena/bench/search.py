@@ -25,15 +25,17 @@ SAMPLES = 8  # samples per decision of the decisions_per_s figure
 
 def rollouts(game: Any, positions: list[tuple[Any, int]], kind: str, seconds: float, seed: int = 0) -> tuple[int, float]:
     """Rollouts of the hand from resampled positions for ``seconds``: (rollouts, elapsed)."""
+    from bots.search import parse_settings
     from bots.search.pimc import Searcher
     from bots.heuristic import HeuristicBot
 
+    settings = parse_settings({"samples": 1, "rollout": kind})
     rng = random.Random(seed)
     count = 0
     start = time.perf_counter()
     share = seconds / len(positions)
     for state, seat in positions:
-        searcher = Searcher(game, seat, {"samples": 1, "rollout": kind}, game.options, rng, HeuristicBot)
+        searcher = Searcher(game, seat, settings, game.options, rng, HeuristicBot)
         sample = state.resample(seat, rng)
         before = sample.scores()
         legal = sample.legal_action_ids()

@@ -106,7 +106,7 @@ class Searcher:
                  rng: random.Random, make_heuristic: Callable[[int], Player]):
         self.game, self.seat, self.rng = game, seat, rng
         self.samples = int(settings["samples"])
-        self.candidates = int(settings.get("candidates", 6))  # at most this many actions are searched
+        self.candidates = int(settings["candidates"])  # at most this many actions are searched
         self.policy = Policy(game, settings["rollout"], options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
         self.proxy = ProxyBuilder(game, seat, rng)
