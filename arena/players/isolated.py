@@ -30,6 +30,7 @@ from typing import Any, Mapping, overload
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo, Player
 from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, BotCrash, BotTimeout, Host, ignored_calls
+from arena.players.launch import die_with_parent
 
 STARTUP_TIMEOUT = 60.0  # seconds for a fresh interpreter to import the bot; never charged to its clock
 # The modules the fork server imports before it forks bot processes: the arena's, never a bot's.
@@ -235,21 +236,6 @@ def _quiet_child() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
-
-
-def die_with_parent(parent: int | None = None) -> None:
-    """Where the platform allows it (Linux), ask to be killed when the parent process dies. With
-    ``parent`` (its pid, as the parent knew it) a process whose parent died before the request was
-    made, while it was starting, exits at once instead of living on as an orphan."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
-    except (OSError, AttributeError):
-        pass
-    if parent is not None and os.getppid() != parent:
-        os._exit(1)
 
 
 def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: Any = None,

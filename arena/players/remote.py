@@ -25,10 +25,10 @@ connection breaks, it is killed and started again, and told the match again, bef
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -44,7 +44,7 @@ from arena import wire
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
 from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host
-from arena.players.isolated import die_with_parent
+from arena.players.launch import launcher
 from arena.players.limits import LOG_LIMIT
 from arena.players.logs import CappedLog
 from arena.v1 import player_pb2_grpc
@@ -307,6 +307,13 @@ def command_argv(command: str, port: int, socket_path: str = "") -> list[str]:
     return [word.replace("{port}", str(port)).replace("{socket}", socket_path) for word in words]
 
 
+def _runnable(program: str, cwd: str | None, path: str | None) -> bool:
+    """Whether ``program`` names an executable file (by path, or found on ``path``)."""
+    if os.sep in program:
+        return os.access(os.path.join(cwd or os.getcwd(), program), os.X_OK)
+    return shutil.which(program, path=path) is not None
+
+
 class CommandHost(GrpcHost):
     """A bot the arena starts itself: ``command`` is run (no shell) with ``ARENA_BOT_PORT`` set to a
     free port (``{port}`` in the command is replaced by it too); the bot must serve the player
@@ -353,13 +360,15 @@ class CommandHost(GrpcHost):
         env = {**os.environ, **self.extra_env, ENV_PORT: str(port), ENV_HOST: "127.0.0.1"}
         self._ready = False
         self._launch_error = None
+        argv = command_argv(self.command, port)
+        if not _runnable(argv[0], self.cwd, env.get("PATH")):
+            self.process = None
+            self._launch_error = f"cannot run {self.command!r}: no such program {argv[0]!r}"
+            return
         output = self.log.pipe()
-        try:
-            self.process = subprocess.Popen(
-                command_argv(self.command, port), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
-                stdout=output, stderr=output, start_new_session=True,
-                preexec_fn=functools.partial(die_with_parent, os.getpid()),  # dies with the arena
-            )
+        try:  # through the launcher, which makes it die with the arena (no preexec_fn: see arena.players.launch)
+            self.process = subprocess.Popen(launcher(argv), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
+                                            stdout=output, stderr=output, start_new_session=True)
         except OSError as exc:
             self.process = None
             self._launch_error = f"cannot run {self.command!r}: {exc}"

@@ -28,7 +28,6 @@ import importlib.metadata
 import importlib.util
 import itertools
 import os
-import resource
 import shutil
 import signal
 import socket
@@ -36,9 +35,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from arena.errors import ArenaError
+from arena.players.launch import launcher
 from arena.players.limits import Cgroup, Limits, explain, rlimits
 from arena.players.trust import ARENA_DISTRIBUTION
 
@@ -49,18 +49,6 @@ SOCKET_NAME = "bot.sock"
 UID_BASE = 200_000  # the first outside uid a sandboxed bot runs as when the arena is root
 UID_SPAN = 100_000
 _serial = itertools.count()
-
-
-def _prctl() -> Any:
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_PRCTL = _prctl()
 
 
 # -- can this machine run sandboxes? --------------------------------------------------------------
@@ -365,28 +353,13 @@ class Sandbox:
         return ["address_space", "cpu_seconds", "processes", "open_files", "file_size", "tmp_size"] + \
             [f"cgroup:{key}" for key in (self.cgroup.applied if self.cgroup else [])]
 
-    def _preexec(self) -> None:
-        """In the forked child, before bwrap runs: nothing here may import or allocate much (the
-        arena has threads; see subprocess's preexec_fn warning), so it is all prepared beforehand."""
-        for path in self._procs:
-            fd = os.open(path, os.O_WRONLY)
-            try:
-                os.write(fd, b"0")
-            finally:
-                os.close(fd)
-        for which, pair in self._rlimits:
-            resource.setrlimit(which, pair)
-        if _PRCTL is not None:
-            _PRCTL(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL: bwrap dies with the arena
-            if os.getppid() != self._parent:  # the arena died before the request: nobody to signal
-                os._exit(1)
-
     def start(self, *, stdout: int, pass_fds: tuple[int, ...] = (), new_session: bool = False) -> subprocess.Popen:
-        self._procs = [os.path.join(path, "cgroup.procs") for path in (self.cgroup.dirs if self.cgroup else [])]
-        self._rlimits = rlimits(self.limits)
-        self._parent = os.getpid()
-        self.process = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stdout,
-                                        pass_fds=pass_fds, preexec_fn=self._preexec, start_new_session=new_session)
+        """Start bwrap through the launcher, which joins the sandbox's cgroup, sets its rlimits and
+        its death signal before it becomes bwrap (no preexec_fn: see :mod:`arena.players.launch`)."""
+        procs = [os.path.join(path, "cgroup.procs") for path in (self.cgroup.dirs if self.cgroup else [])]
+        argv = launcher(self.argv, cgroups=procs, rlimits=rlimits(self.limits))
+        self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stdout,
+                                        pass_fds=pass_fds, start_new_session=new_session)
         return self.process
 
     def exit_code(self, wait: float = 0.0) -> int | None:

@@ -64,7 +64,10 @@ class SandboxHost(ProcessHost):
             CappedLog.started(output)
         self.conn = parent
         self.reader = _Reader(parent.fileno(), _MESSAGE_LIMIT)
-        _write(parent.fileno(), _message("init", {"path": self.path, "settings": self.settings, "seed": self.seed}))
+        try:
+            _write(parent.fileno(), _message("init", {"path": self.path, "settings": self.settings, "seed": self.seed}))
+        except OSError:  # it died before reading a word: _receive says how (its exit code and output)
+            pass
         kind, value = self._receive(time.perf_counter() + STARTUP_TIMEOUT)
         if kind is None:
             self._kill()

@@ -87,7 +87,7 @@ def _start_worker(parent: int, cpus: Any = None) -> None:
     import signal
     import sys
 
-    from arena.players.isolated import die_with_parent
+    from arena.players.launch import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
