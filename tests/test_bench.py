@@ -60,13 +60,43 @@ def _has_openspiel() -> bool:
     return True
 
 
+BROKEN = "sandbox"  # the group made to fail in the run below, after it measured what it could
+# `arena bench --quick --json --workers 2`, with one group (in the middle of the list) raising at its end
+_WITH_A_BROKEN_GROUP = f"""
+import sys
+import arena.bench.{BROKEN} as group
+measure = group.run
+def run(*args):
+    measure(*args)
+    raise RuntimeError("made to fail by the test")
+group.run = run
+from arena.bench.cli import main
+sys.exit(main(["--quick", "--json", "--workers", "2"]))
+"""
+
+
 @pytest.fixture(scope="module")
-def report():
-    """One quick run of the whole suite, as ``arena bench --quick --json`` prints it."""
-    out = subprocess.run([sys.executable, "-m", "arena.bench", "--quick", "--json", "--workers", "2"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout)
+def bench_run():
+    """One quick run of every group, as ``arena bench --quick --json`` prints it, with one group broken."""
+    return subprocess.run([sys.executable, "-c", _WITH_A_BROKEN_GROUP], cwd=ROOT, capture_output=True, text=True,
+                          timeout=240, env={**os.environ})
+
+
+@pytest.fixture(scope="module")
+def report(bench_run):
+    assert bench_run.stdout.startswith("{"), bench_run.stderr[-3000:]
+    return json.loads(bench_run.stdout)
+
+
+def test_a_broken_group_is_reported_and_every_other_figure_still_printed(bench_run, report):
+    assert bench_run.returncode == 1, bench_run.stderr[-3000:]  # the exit status says a group broke
+    assert list(report["failed"]) == [BROKEN], report["failed"]
+    assert report["failed"][BROKEN].startswith("RuntimeError: made to fail by the test (at ")
+    assert "Traceback" not in bench_run.stderr, bench_run.stderr[-3000:]
+    groups_after = GROUPS[GROUPS.index(BROKEN) + 1:]
+    assert any(key.split(".")[0] == "tournaments" for key in report["figures"]) and "tournaments" in groups_after
+    text = table(report)
+    assert f"{BROKEN}: FAILED" in text and "made to fail by the test" in text
 
 
 def test_quick_json_has_every_figure_with_its_median(report):
@@ -119,7 +149,8 @@ def test_a_figure_near_its_target_shows_enough_digits_to_see_why_it_is_not_met()
         "referee.rate": {"median": 99.96, "unit": "decisions/s", "runs": [99.96], "target": 100, "met": False},
     }
     report = {"machine": {"machine": "x86_64", "cores": 2, "python": "3.11"}, "elapsed_s": 1,
-              "settings": {"repeat": 1, "seconds": 1, "quick": True}, "figures": figures, "skipped": {}}
+              "settings": {"repeat": 1, "seconds": 1, "quick": True}, "figures": figures, "skipped": {},
+              "failed": {}}
     lines = {line.split()[0]: line.split() for line in table(report).splitlines()[2:] if line.strip()}
     assert lines["isolated.speedup"][1:2] == ["0.798"] and "NOT MET" in " ".join(lines["isolated.speedup"])
     assert lines["isolated.other"][1:2] == ["0.80"]  # met: the usual two decimals

@@ -31,8 +31,13 @@ def run_bench(settings: Settings, groups: Sequence[str] = GROUPS, registry: Any 
             raise ValueError(f"unknown group {group!r}; groups: {', '.join(GROUPS)}")
         if progress is not None:
             progress(f"arena bench: {group} ...")
-        module = importlib.import_module(f"arena.bench.{_MODULES.get(group, group)}")
-        module.run(registry, settings, figures)
+        try:
+            module = importlib.import_module(f"arena.bench.{_MODULES.get(group, group)}")
+            module.run(registry, settings, figures)
+        except Exception as exc:  # noqa: BLE001 - one broken group must not lose the others' figures
+            figures.failed[group] = _cause(exc)
+            if progress is not None:
+                progress(f"arena bench: {group} FAILED: {figures.failed[group]}")
     return {
         "machine": machine(),
         "settings": {"seconds": settings.seconds, "repeat": settings.repeat, "quick": settings.quick,
@@ -42,7 +47,22 @@ def run_bench(settings: Settings, groups: Sequence[str] = GROUPS, registry: Any 
         "elapsed_s": round(time.perf_counter() - started, 1),
         "figures": figures.as_dict(),
         "skipped": dict(figures.skipped),
+        "failed": dict(figures.failed),
     }
+
+
+def _cause(exc: BaseException) -> str:
+    """One line: the exception and where it was raised (the innermost frame in the arena's package)."""
+    import os
+    import traceback
+
+    import arena
+
+    package = os.path.dirname(os.path.dirname(arena.__file__))
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith(package + os.sep)]
+    where = f" (at {os.path.relpath(frames[-1].filename, package)}:{frames[-1].lineno})" if frames else ""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}{where}" if text else f"{type(exc).__name__}{where}"
 
 
 def add_bench_arguments(p: argparse.ArgumentParser, registry: Any = None) -> None:
@@ -85,7 +105,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=1))
     else:
         print(table(report))
-    return 0
+    return 1 if report["failed"] else 0  # every figure is printed; the exit status says a group broke
 
 
 def _progress(text: str) -> None:
@@ -143,6 +163,8 @@ def table(report: dict[str, Any]) -> str:
         lines.append(f"{key:<52} {median:>12}  {figure['unit']:<14} {target:<9} {runs}")
     for group, why in report["skipped"].items():
         lines.append(f"\n{group}: skipped ({why})")
+    for group, why in report.get("failed", {}).items():
+        lines.append(f"\n{group}: FAILED, its figures are missing or partial: {why}")
     return "\n".join(lines)
 
 

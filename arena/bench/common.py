@@ -74,7 +74,8 @@ class Figures:
     def __init__(self) -> None:
         self.figures: dict[str, Figure] = {}
         self.notes: list[str] = []
-        self.skipped: dict[str, str] = {}  # group -> why
+        self.skipped: dict[str, str] = {}  # group -> why (it cannot run here: a missing package)
+        self.failed: dict[str, str] = {}  # group -> why (it broke while it ran: the arena's fault)
 
     def add(self, key: str, value: float, unit: str, what: str, target: float | None = None) -> Figure:
         figure = self.figures.get(key)
