@@ -9,8 +9,11 @@ PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
 .PHONY: tournament test install install-test system-packages clean
 
+RESULTS ?= results
+
 tournament: install  ## the main job: a tournament of the bundled bots, then its results board
-	$(BIN)/arena run tournaments/five_hundred.toml --html results/five_hundred.html
+	mkdir -p $(RESULTS)
+	$(BIN)/arena run tournaments/five_hundred.toml --html $(RESULTS)/five_hundred.html
 
 test: install-test system-packages  ## the whole test suite
 	$(BIN)/pytest

@@ -1,9 +1,12 @@
-"""The README's quickstart: what each `make` command installs (without running it: `make -n`)."""
+"""The README's quickstart: what each `make` command installs (`make -n`), and the main job run for
+real in a fresh clone of this checkout (no results folder), reusing the installed environment."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,34 @@ def test_make_tournament_installs_only_the_runtime(tmp_path):
     assert "pip install" in commands and " -e ." in commands
     assert "[test]" not in commands, commands
     assert "arena run tournaments/five_hundred.toml" in commands
+
+
+def _fresh_copy(target: Path) -> None:
+    """The checkout as a fresh clone of it would be, working-tree changes included: the files git
+    tracks or would track, none it ignores (no .venv, no results)."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, check=True, timeout=60).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs git and a checkout")
+def test_the_main_job_writes_its_board_in_a_fresh_clone(tmp_path):
+    clone = tmp_path / "clone"
+    _fresh_copy(clone)
+    assert (clone / "Makefile").exists() and not (clone / "results").exists()
+    venv = Path(sys.executable).parent.parent  # this environment: `-o` keeps make from reinstalling into it
+    env = {key: value for key, value in os.environ.items() if key != "TRICK_ARENA_PLUGINS"}  # as a user has it
+    done = subprocess.run(["make", "-C", str(clone), f"VENV={venv}", "-o", f"{venv}/.installed", "tournament"],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, f"make tournament failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    board = (clone / "results" / "five_hundred.html").read_text(encoding="utf-8")
+    assert "heuristic" in board and "random" in board
+    assert "results: results/five_hundred.db" in done.stdout
+    assert (clone / "results" / "five_hundred.db").exists()
 
 
 def test_make_test_installs_the_test_extra(tmp_path):
