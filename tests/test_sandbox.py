@@ -473,3 +473,25 @@ def test_a_bot_of_its_own_distribution_gets_that_distribution_and_its_requiremen
             assert host.decide({"legal_actions": ["x"]}, 10)[0] == "x"
         finally:
             host.close()
+
+
+@needs_bwrap
+def test_a_sandboxed_bot_that_dies_before_its_first_message_is_a_crash_not_a_broken_pipe(monkeypatch):
+    """A house seat's sandbox that died before reading its init message raised BrokenPipeError out
+    of the arena (a start-up fault of the issue "the first run works"); it is the bot's crash, with
+    its exit code."""
+    from arena.players import sandboxed
+    from arena.players.hosts import BotCrash
+    from arena.players.sandbox import Sandbox
+
+    monkeypatch.setattr(sandboxed, "python_command", lambda module, site=None: (["/bin/false"], [], {}))
+    start = Sandbox.start
+
+    def start_and_die(self, **kwargs):
+        process = start(self, **kwargs)
+        process.wait(30)  # dead before the arena writes a word
+        return process
+
+    monkeypatch.setattr(Sandbox, "start", start_and_die)
+    with pytest.raises(BotCrash, match=r"the sandboxed bot process died \(exit code 1\)"):
+        sandboxed.SandboxHost("tests.sandbox_bots:make", {}, 0)
