@@ -102,8 +102,8 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
             raise SubmissionError(str(exc), 400) from None
     registry = getattr(ladder, "registry", None)
     name = data.get("name")
-    if registry is not None and isinstance(name, str) and accounts.reserved(name, registry) \
-            and not accounts.reserved(name):  # kept for --house, in any case
+    if registry is not None and isinstance(name, str) and \
+            any(name.casefold() == bot.casefold() for bot in registry.bots):  # kept for --house, in any case
         raise SubmissionError(f"the bot name {name!r} is an installed bot's (a house bot's name): choose another", 409)
     with _lock(("author", author)):  # counted and stored under one lock: two requests at once cannot both pass
         limit = rate_limit(ladder)
