@@ -95,15 +95,17 @@ def description_to_proto(
     games: tuple[str, ...] | list[str] | None = None,
     summary: str = "",
     ignores: Iterable[str] = (),
+    owner_key: str = "",
 ) -> pb.BotDescription:
     return pb.BotDescription(
         name=name, version=version, protocol_version=PROTOCOL_VERSION, games=list(games or ()), summary=summary,
-        ignores=sorted(ignores),
+        ignores=sorted(ignores), owner_key=owner_key,
     )
 
 
 def description_from_proto(message: pb.BotDescription) -> dict[str, Any]:
-    """``{"name", "version", "protocol_version", "games" (None: every game), "summary", "ignores"}``;
+    """``{"name", "version", "protocol_version", "games" (None: every game), "summary", "ignores",
+    "owner_key"}``;
     ``ignores`` keeps only the names the arena knows how to skip (:data:`IGNORABLE`): any other
     name is harmless, the call is made as before."""
     return {
@@ -113,6 +115,7 @@ def description_from_proto(message: pb.BotDescription) -> dict[str, Any]:
         "games": list(message.games) or None,
         "summary": message.summary,
         "ignores": IGNORABLE.intersection(message.ignores),
+        "owner_key": message.owner_key,
     }
 
 

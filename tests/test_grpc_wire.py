@@ -114,8 +114,9 @@ def test_results_and_descriptions_round_trip():
     assert wire.end_match_from_proto(wire.end_match_to_proto(end, "s")) == end
     described = wire.description_from_proto(wire.description_to_proto("b", "1.2", None, "x"))
     assert described == {"name": "b", "version": "1.2", "protocol_version": 1, "games": None, "summary": "x",
-                         "ignores": frozenset()}
+                         "ignores": frozenset(), "owner_key": ""}
     assert wire.description_from_proto(wire.description_to_proto("b", games=("toy",)))["games"] == ["toy"]
+    assert wire.description_from_proto(wire.description_to_proto("b", owner_key="ek_x"))["owner_key"] == "ek_x"
 
 
 def test_a_description_s_ignores_keep_only_what_the_arena_can_skip():

@@ -75,10 +75,12 @@ def make(settings, seed):
 WAIT_MS = 420_000  # the most the board may take to rank the three (sandboxed starts on a loaded machine)
 
 
-def _grpc_endpoint(tmp_path: Path) -> tuple[subprocess.Popen, str]:
-    """``arena serve-bot random`` on a free port, as its author runs it; its grpc:// address."""
+def _grpc_endpoint(tmp_path: Path, key: str) -> tuple[subprocess.Popen, str]:
+    """``arena serve-bot random`` on a free port, as its author runs it (answering their endpoint
+    key); its grpc:// address."""
     process = subprocess.Popen([*ARENA, "serve-bot", "random", "--port", "0"], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=FRESH_ENV, cwd=tmp_path)
+                               stderr=subprocess.STDOUT, text=True, env={**FRESH_ENV, "ARENA_OWNER_KEY": key},
+                               cwd=tmp_path)
     seen = []
     for line in process.stdout:  # type: ignore[union-attr]
         seen.append(line)
@@ -104,7 +106,12 @@ def test_three_authors_bots_of_three_kinds_are_ranked_on_the_live_board(tmp_path
     (tmp_path / "program").mkdir()
     (tmp_path / "program" / "bot.py").write_text(textwrap.dedent(PROGRAM_BOT))
     (tmp_path / "broken.py").write_text(textwrap.dedent(BROKEN_BOT))
-    endpoint_process, endpoint = _grpc_endpoint(tmp_path)
+    endpoints: list[tuple[subprocess.Popen, str]] = []
+
+    def endpoint(key: str) -> str:  # started once its author has their key
+        endpoints.append(_grpc_endpoint(tmp_path, key))
+        return endpoints[-1][1]
+
     try:
         with ladder_running(tmp_path, "--config", str(tmp_path / "ladder.toml"), "--workers", "1", "--seed", "7",
                             env=FRESH_ENV) as ladder, \
@@ -116,11 +123,12 @@ def test_three_authors_bots_of_three_kinds_are_ranked_on_the_live_board(tmp_path
                 browser.close()
             assert ladder.process.poll() is None, ladder.stderr()
     finally:
-        endpoint_process.terminate()
-        endpoint_process.wait(timeout=30)
+        for endpoint_process, _ in endpoints:
+            endpoint_process.terminate()
+            endpoint_process.wait(timeout=30)
 
 
-def _play_it_through(tmp_path: Path, ladder, browser, endpoint: str) -> None:
+def _play_it_through(tmp_path: Path, ladder, browser, start_endpoint) -> None:
     url = ladder.url
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors: list[str] = []
@@ -139,7 +147,9 @@ def _play_it_through(tmp_path: Path, ladder, browser, endpoint: str) -> None:
     done = submit(url, tokens["bob"], "lastlegal", "--program", str(tmp_path / "program"),
                   "--command", "python3 bot.py {socket}", "--games", "all_fours", env=FRESH_ENV)
     assert done.returncode == 0 and "lastlegal version 1" in done.stdout, done.stdout + done.stderr
-    done = submit(url, tokens["cat"], "remote", "--endpoint", endpoint, "--games", "all_fours", env=FRESH_ENV)
+    key = get(f"{url}/api/ladder/me", tokens["cat"].read_text().strip())[1]["endpoint_key"]
+    done = submit(url, tokens["cat"], "remote", "--endpoint", start_endpoint(key), "--games", "all_fours",
+                  env=FRESH_ENV)
     assert done.returncode == 0 and "remote version 1" in done.stdout, done.stdout + done.stderr
 
     # One author cannot touch another's bot: bob retiring ann's is refused, and nothing changes.

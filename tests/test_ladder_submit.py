@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from arena.ladder import api, validation
+from arena.ladder import accounts, api, validation
 from arena.players.sandbox import bwrap
 from arena.web.app import create_app
 from tests import ladder_support
@@ -178,7 +178,7 @@ def test_the_commands_register_submit_each_kind_wait_and_retire(served, tmp_path
     env = {**ladder_support.ENV, "HOME": str(home)}
     done = arena("register", "--server", url, "carol", "--save", env=env)
     assert done.returncode == 0, done.stderr
-    token = done.stdout.splitlines()[0]
+    token, printed = done.stdout.splitlines()[0], done.stdout.splitlines()
     saved = home / ".config" / "trick-arena" / f"token-127.0.0.1_{urlsplit(url).port}"
     assert saved.read_text().strip() == token and stat.S_IMODE(saved.stat().st_mode) == 0o600
 
@@ -201,7 +201,9 @@ def test_the_commands_register_submit_each_kind_wait_and_retire(served, tmp_path
     from arena.players.serve import serve_player
     from tests.ladder_bots.first_legal import make
 
-    server = serve_player(make, name="carol-remote")
+    key = accounts.endpoint_key(ladder.store, "carol")
+    assert key.startswith("ek_") and printed[1] == f"endpoint key: {key}"  # `arena register` printed it
+    server = serve_player(make, name="carol-remote", owner_key=key)
     try:
         token_file = tmp_path / "token"
         token_file.write_text(token + "\n")

@@ -176,7 +176,7 @@ def test_a_program_runs_sandboxed_from_its_files(ladder):
                                                                                "python3 bot.py {socket}")))
     assert version["status"] == "active", version["reason"]
     files = os.path.join(ladder.data_dir, "versions", "prog", "1", "files")
-    assert version["seat"].startswith("cmd:") and f"{files}/bot.py" in version["seat"]
+    assert version["seat"].startswith(f"program:{os.path.realpath(files)}#") and f"{files}/bot.py" in version["seat"]
 
 
 def test_a_program_that_exits_at_once_is_refused(ladder):
@@ -190,7 +190,7 @@ def test_a_program_that_exits_at_once_is_refused(ladder):
 @pytest.mark.parametrize("files, command, reason", [
     ({"../escape.py": b"x"}, "python3 escape.py", "a '..' in its path"),
     ({"/etc/evil": b"x"}, "python3 evil", "an absolute path"),
-    ({"bot.py": b"x"}, "python3 /etc/passwd {socket}", "names a file outside the program's own files"),
+    ({"bot.py": b"x"}, "python3 /etc/passwd {socket}", "is not a file of the program's own"),
     ({"bot.py": b"x"}, "python3 bot.py --port {port}", "{port}"),
 ])
 def test_a_program_archive_or_command_that_reaches_outside_is_refused(ladder, files, command, reason):
@@ -220,14 +220,15 @@ def test_a_grpc_endpoint_is_validated_and_a_dead_one_refused(ladder):
     from arena.players.serve import serve_player
     from tests.ladder_bots.first_legal import make
 
-    server = serve_player(make, name="remote-first")
+    server = serve_player(make, name="remote-first", owner_key=accounts.endpoint_key(ladder.store, "alice"))
     try:
         version = settled(ladder, submissions.submit(ladder, "alice", {
             "name": "remote", "kind": "grpc", "games": ["five_hundred"], "endpoint": f"grpc://127.0.0.1:{server.port}"}))
     finally:
         server.stop(1.0)
     assert version["status"] == "active", version["reason"]
-    assert version["seat"] == f"grpc://127.0.0.1:{server.port}" and version["path"] == ""
+    key = accounts.endpoint_key(ladder.store, "alice")
+    assert version["seat"] == f"grpc://127.0.0.1:{server.port}?owner={key}" and version["path"] == ""
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]

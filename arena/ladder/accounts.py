@@ -16,7 +16,9 @@ from typing import Any
 from arena.errors import ArenaError
 from arena.ladder.store import HOUSE, LadderStore, LadderStoreError
 
-NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{1,31}$")  # authors' and bots' names alike
+# Authors' and bots' names alike, always matched whole (re.fullmatch: a pattern ending in '$' also
+# takes a trailing newline, and "heuristic\n" showed on the board as a house bot).
+NAME = re.compile(r"[a-z0-9][a-z0-9_-]{1,31}")
 RESERVED = frozenset({HOUSE, "random", "heuristic", "admin", "ladder", "api"})
 
 
@@ -28,8 +30,22 @@ class AccountError(ArenaError):
         self.status = status
 
 
+def is_name(name: Any) -> bool:
+    return isinstance(name, str) and NAME.fullmatch(name) is not None
+
+
+def reserved(name: str, registry: Any = None) -> bool:
+    """Whether ``name`` is the house's, a word of the ladder's or an installed (house) bot's name,
+    in any case ("HOUSE", "Heuristic")."""
+    folded = name.casefold()
+    taken = set(RESERVED) | set(getattr(registry, "bots", None) or ())
+    return any(folded == other.casefold() for other in taken)
+
+
 def check_name(name: Any, what: str) -> str:
-    if not isinstance(name, str) or not NAME.match(name):
+    if isinstance(name, str) and reserved(name):
+        raise AccountError(f"{what} {name!r} is reserved", 409)
+    if not is_name(name):
         raise AccountError(f"{what} {name!r} is not a name: 2 to 32 characters, lower-case letters, digits, '_' "
                            "and '-', starting with a letter or digit", 400)
     return name
@@ -42,11 +58,23 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def register(store: LadderStore, name: Any) -> str:
-    """Register an author; their token (shown once). AccountError 409 when the name is taken."""
+ENDPOINT_KEY_PREFIX = "ek_"
+
+
+def endpoint_key(store: LadderStore, author: str) -> str:
+    """The key ``author``'s gRPC endpoints must answer (BotDescription.owner_key): derived from their
+    token's hash, so it needs no storing and names no secret. It is not a secret either: another
+    author's server answers its own author's key, never the copier's, whoever knows either."""
+    hashed = store.author_token_hash(author) or ""
+    return ENDPOINT_KEY_PREFIX + hashlib.sha256(f"trick-arena endpoint key:{hashed}".encode()).hexdigest()[:32]
+
+
+def register(store: LadderStore, name: Any, registry: Any = None) -> str:
+    """Register an author; their token (shown once). AccountError 409 when the name is taken or
+    reserved (the house's, a house bot's: ``registry``'s installed bots)."""
     name = check_name(name, "the author name")
-    if name in RESERVED:
-        raise AccountError(f"the author name {name!r} is reserved", 409)
+    if reserved(name, registry):
+        raise AccountError(f"the author name {name!r} is reserved (a house bot's name)", 409)
     # The prefix: a token never starts with '-' (one in 64 bare ones would, and `--token -x...` is
     # then read as an option), and a leaked one is recognisable (as secret scanners look for).
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -76,7 +104,7 @@ def owned_bot(store: LadderStore, author: str, bot: Any, *, create: bool) -> str
     if found is None:
         if not create:
             raise AccountError(f"no bot is named {name!r}", 404)
-        if name in RESERVED:
+        if reserved(name):
             raise AccountError(f"the bot name {name!r} is reserved", 409)
         try:
             store.add_bot(name, author)

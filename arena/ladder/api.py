@@ -1,6 +1,6 @@
 """The ladder's JSON routes for authors: register, submit, retire (docs/submitting.md).
 
-``POST /api/ladder/authors {"name"}`` -> 201 ``{"name", "token"}`` (409 if taken);
+``POST /api/ladder/authors {"name"}`` -> 201 ``{"name", "token", "endpoint_key"}`` (409 if taken);
 ``POST /api/ladder/bots {"name", "kind", "games", ...}`` with ``Authorization: Bearer TOKEN`` ->
 201 the version (status 'validating', or 'refused' with the reason when it does not install);
 ``POST /api/ladder/bots/NAME/retire`` -> 200 the retired versions; ``GET /api/ladder/versions/ID``
@@ -90,8 +90,10 @@ def routes(ladder: Any) -> list[Route]:
     @_errors
     async def authors(request: Request) -> Response:
         data = await _json(request, SMALL_BODY)
-        token = await run_in_threadpool(accounts.register, store, data.get("name"))
-        return JSONResponse({"name": data["name"], "token": token}, status_code=201)
+        token = await run_in_threadpool(accounts.register, store, data.get("name"),
+                                        getattr(ladder, "registry", None))
+        key = await run_in_threadpool(accounts.endpoint_key, store, data["name"])
+        return JSONResponse({"name": data["name"], "token": token, "endpoint_key": key}, status_code=201)
 
     @_errors
     async def bots(request: Request) -> Response:

@@ -103,6 +103,47 @@ def _spec(match: Mapping[str, Any]) -> dict[str, Any]:
     return _json(match.get("spec"), {})
 
 
+def _hidden(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What of a match's specification stays on the server, each with what the pages show instead:
+    each seat's kind name (a version's files' path, an endpoint and its key) by the version's name
+    in that seat, and the ladder's own folder (the log folder's parent) by LADDER_FILES."""
+    import os
+
+    pairs: list[tuple[str, str]] = []
+    for bot, name in zip(spec.get("bots") or [], spec.get("seats") or []):
+        bot, name = str(bot), str(name)
+        pairs.append((bot, name))
+        if bot.startswith(("pybot:", "program:")) and "#" in bot:  # its folder, as a message may name it
+            pairs.append((bot.partition(":")[2].partition("#")[0], name))
+        if bot.startswith(("grpc://", "grpcs://")):  # the endpoint without its key
+            pairs.append((bot.partition("?")[0], name))
+    log_dir = spec.get("log_dir")
+    if isinstance(log_dir, str) and os.path.isabs(log_dir):
+        for folder in {os.path.dirname(log_dir), os.path.dirname(os.path.realpath(log_dir))}:
+            if len(folder) > 1:
+                pairs.append((folder, "LADDER_FILES"))
+    return sorted((p for p in pairs if p[0] and p[0] != p[1]), key=lambda p: -len(p[0]))
+
+
+def public(value: Any, hidden: Sequence[tuple[str, str]]) -> Any:
+    """``value`` (JSON data) with every text of ``hidden`` replaced by its public name."""
+    if isinstance(value, str):
+        for text, shown in hidden:
+            value = value.replace(text, shown)
+        return value
+    if isinstance(value, list):
+        return [public(v, hidden) for v in value]
+    if isinstance(value, dict):
+        return {k: public(v, hidden) for k, v in value.items()}
+    return value
+
+
+def public_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A match's specification as the pages show it: its seats by version names, no server path."""
+    shown = public({k: v for k, v in spec.items() if k != "log_dir"}, _hidden(spec))
+    return shown if isinstance(shown, dict) else {}
+
+
 def version_of_seat(spec: Mapping[str, Any], seat: int, lineup: list[dict[str, Any] | None]) -> int | None:
     """The version (id) that played ``seat`` of a match of a deal set whose lineup's versions are
     ``lineup``: the one whose seat kind the spec's ``bots`` names there (a version is in a lineup
@@ -144,8 +185,8 @@ def fault_rows(deal_set: Mapping[str, Any], versions: "_Versions") -> list[dict[
             rows.append({"match": match["id"], "deal_set": deal_set["id"], "ladder": deal_set.get("ladder"),
                          "version": version_of_seat(spec, int(fault.get("seat", -1)), lineup),
                          "seat": fault.get("seat"), "kind": fault.get("kind"),
-                         "message": fault.get("message", ""), "hand": fault.get("hand"),
-                         "response": fault.get("response"), "at": match.get("finished"),
+                         "message": public(fault.get("message", ""), _hidden(spec)), "hand": fault.get("hand"),
+                         "response": public(fault.get("response"), _hidden(spec)), "at": match.get("finished"),
                          "replay": replay_url(match["id"])})
     return rows
 
@@ -321,6 +362,9 @@ def match_view(store: BoardStore, match_id: int) -> dict[str, Any] | None:
     match = store.match(match_id)
     if match is None:
         return None
+    spec = _spec(match)
+    hidden = _hidden(spec)
     return {"id": match_id, "deal_set": match.get("deal_set"), "rotation": match.get("rotation"),
-            "spec": _spec(match), "result": _result(match), "record": _json(match.get("record"), None),
+            "spec": public_spec(spec), "result": public(_result(match), hidden),
+            "record": public(_json(match.get("record"), None), hidden),
             "finished": match.get("finished"), "replay": replay_url(match_id) if match.get("record") else None}

@@ -7,7 +7,9 @@
   without importing its code here: its ``trick_arena`` entry points are read from its metadata,
   and a sandboxed inspector (:mod:`arena.ladder.inspect_child`) imports them and lists the bots.
 * program: ``files/`` holds the unpacked archive (no absolute paths, no ``..``, no links, a size
-  limit); its seat is ``cmd:`` with the command's relative paths resolved against ``files/``.
+  limit); its seat is ``program:FILES#COMMAND`` (:mod:`arena.ladder.pyseat`): the command's words
+  that name its files resolved inside ``files/``, nothing outside it named, and the sandbox shows
+  ``files/`` only.
 * grpc: nothing to install; the endpoint is checked by the grpc seat kind.
 
 Every failure is an :class:`InstallError` whose message is the refusal's reason.
@@ -373,8 +375,16 @@ def unpack(archive: bytes, target: Path, limit: int = MAX_UNPACKED) -> None:
     os.chmod(target, 0o755)
 
 
+# {socket} may follow an option's name or a scheme (--socket={socket}, unix:{socket}, unix://{socket})
+_SOCKET_WORD = re.compile(r"[A-Za-z0-9_.:=+-]*(//)?\{socket\}")
+_PYTHON = re.compile(r"python(3(\.\d+)?)?")
+
+
 def resolve_command(command: str, files: Path) -> str:
-    """The command with each word that names a file or directory of ``files`` made absolute."""
+    """The command with every word that names one of ``files``'s files made its resolved absolute
+    path, and its program, when named, the system's (under /usr) or the arena's Python. A word that
+    names anything outside ``files`` (an absolute path, a ``..``, a link out, another version's
+    folder) is refused, whatever it resolves to: the program sees its own folder only."""
     from arena.players.remote import command_argv
 
     if not isinstance(command, str) or not command.strip():
@@ -387,23 +397,43 @@ def resolve_command(command: str, files: Path) -> str:
         words = shlex.split(command)
     except (ArenaError, ValueError) as exc:
         raise InstallError(str(exc)) from None
+    own = os.path.realpath(files)
+    outside = ("a command may name its own files (relative to the archive's top, no '..') and system programs "
+               "by name (python3, node, sh)")
     resolved = []
     for position, word in enumerate(words):
-        candidate = files / word
-        inside = os.path.realpath(candidate).startswith(os.path.realpath(files) + os.sep)
-        if not os.path.isabs(word) and inside and candidate.exists():
-            resolved.append(str(candidate))
+        if "{socket}" in word:
+            if position == 0 or not _SOCKET_WORD.fullmatch(word):
+                raise InstallError(f"the command's word {word!r}: {{socket}} may follow an option's name "
+                                   "(--socket={socket}, unix:{socket}) and nothing else")
+            resolved.append(word)
             continue
-        # A sandboxed command is shown the files its words name (arena.players.sandboxed.command_view):
-        # a submitted one may name its own files only, and programs by their bare name (python3, node).
-        if os.sep in word and not word.startswith("/usr/") or "{socket}" not in word and position > 0 and os.path.exists(word):
-            raise InstallError(f"the command's word {word!r} names a file outside the program's own files: a "
-                               "command may name its own files (relative to the archive's top) and programs by "
-                               "name (python3, node)")
-        resolved.append(word)
-    if re.fullmatch(r"python(3(\.\d+)?)?", resolved[0]):  # the arena's Python: its runtime (gRPC) is importable
-        resolved[0] = sys.executable
+        mine = not os.path.isabs(word) and ".." not in Path(word).parts and os.path.lexists(files / word)
+        if mine:
+            real = os.path.realpath(files / word)
+            if real != own and not real.startswith(own + os.sep):
+                raise InstallError(f"the command's word {word!r} leads outside the program's own files: {outside}")
+            resolved.append(real)
+        elif position == 0 and os.sep not in word and word not in (".", ".."):
+            resolved.append(_system_program(word))
+        elif os.sep in word or word == "..":
+            raise InstallError(f"the command's word {word!r} is not a file of the program's own: {outside}")
+        else:
+            resolved.append(word)  # an argument: nothing the sandbox shows
     return shlex.join(resolved)
+
+
+def _system_program(word: str) -> str:
+    """The resolved path of the program named ``word``: the arena's Python for python3, else the
+    system's (under /usr, which every sandbox shows)."""
+    if _PYTHON.fullmatch(word):  # the arena's Python: its runtime (gRPC) is importable
+        return os.path.realpath(sys.executable)
+    found = shutil.which(word)
+    real = os.path.realpath(found) if found else None
+    if real is None or not real.startswith("/usr/"):
+        raise InstallError(f"the command's program {word!r} is not a system program of this ladder (none under "
+                           "/usr): name your own file by its path (./bot) or a system program (python3, node, sh)")
+    return found if found.startswith("/usr/") else real  # its own name (sh, not dash): the same file inside
 
 
 def install_program(directory: Path, archive: bytes, command: str, limit: int = MAX_UNPACKED) -> Installed:
@@ -416,10 +446,10 @@ def install_program(directory: Path, archive: bytes, command: str, limit: int = 
     from arena.players.sandboxed import command_view
 
     try:
-        command_view(command_argv(resolved, 0), None)
+        command_view(command_argv(resolved, 0), None, own=str(files))
     except ArenaError as exc:
         raise InstallError(f"does not start: {exc}") from None
-    return Installed(f"cmd:{resolved}", None)
+    return Installed(pyseat.program_seat_name(str(files), resolved), None)
 
 
 def check_endpoint(endpoint: Any) -> Installed:
@@ -435,4 +465,19 @@ def check_endpoint(endpoint: Any) -> Installed:
         kind.check(endpoint.strip())
     except ArenaError as exc:
         raise InstallError(str(exc)) from None
-    return Installed(endpoint.strip(), None)
+    from arena.players.remote import parse_address
+
+    address = parse_address(endpoint)
+    if address.owner_key:
+        raise InstallError(f"the endpoint {endpoint!r} is not grpc://HOST:PORT: the ladder adds your endpoint key itself")
+    return Installed(f"{address.scheme}://{endpoint_target(endpoint)}", None)
+
+
+def endpoint_target(endpoint: str) -> str:
+    """An endpoint's ``host:port``, normalised (lower case, no trailing dot), whatever its scheme
+    and key: the same server is the same target however it is written."""
+    from arena.players.remote import parse_address
+
+    address = parse_address(endpoint)
+    host = address.host.lower().rstrip(".")
+    return f"[{host}]:{address.port}" if ":" in host else f"{host}:{address.port}"

@@ -1,9 +1,13 @@
-"""The seat kind ``pybot:DIR#module:attr``: a Python bot installed in a directory of its own (a
-ladder version's ``site/``), always run in a bubblewrap sandbox, whatever the match's isolation.
+"""The ladder's seat kinds, each always run in a bubblewrap sandbox, whatever the match's isolation:
 
-Its sandbox shows the arena's runtime and DIR's top-level entries (its packages, modules and
-metadata) as the bot's site, nothing else of the arena's environment: the bot's code is never
-imported by the arena's process.
+* ``pybot:DIR#module:attr``: a Python bot installed in a directory of its own (a ladder version's
+  ``site/``). Its sandbox shows the arena's runtime and DIR's top-level entries (its packages,
+  modules and metadata) as the bot's site, nothing else of the arena's environment: the bot's
+  code is never imported by the arena's process.
+* ``program:DIR#COMMAND``: a program (a ladder version's ``files/``) serving gRPC on its Unix
+  socket. Its sandbox shows DIR, read-only, and nothing else of the host's files (the system's
+  /usr, and the arena's Python and runtime when COMMAND runs it); COMMAND's words name nothing the
+  sandbox shows (arena.players.sandboxed._own_view).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from arena.players.seats import SeatKind, SeatRequest
 from arena.plugins import hookimpl
 
 PREFIX = "pybot:"
+PROGRAM_PREFIX = "program:"
 _FACTORY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _SKIPPED = ("__pycache__", "bin")  # pip --target's scripts and caches: never imported
 
@@ -63,7 +68,41 @@ def make_host(request: SeatRequest) -> Host:
                        log_path=request.log_path, site=site_entries(directory))
 
 
+def program_seat_name(directory: str, command: str) -> str:
+    return f"{PROGRAM_PREFIX}{os.path.realpath(directory)}#{command}"
+
+
+def parse_program(name: str) -> tuple[str, str]:
+    """(directory, command) of a ``program:`` seat name; ArenaError saying what is wrong."""
+    body = name[len(PROGRAM_PREFIX):] if name.startswith(PROGRAM_PREFIX) else name
+    directory, hash_sign, command = body.partition("#")
+    if not hash_sign or not command.strip():
+        raise ArenaError(f"{name!r}: a program: seat is program:DIR#COMMAND (no '#' and command after the directory)")
+    if not os.path.isabs(directory) or not os.path.isdir(directory):
+        raise ArenaError(f"{name!r}: the directory {directory!r} is not an absolute path of a directory")
+    return directory, command
+
+
+def check_program(name: str) -> None:
+    parse_program(name)
+    from arena.players.sandbox import check_available
+
+    check_available()
+
+
+def make_program_host(request: SeatRequest) -> Host:
+    from arena.players.limits import Limits
+    from arena.players.sandboxed import SandboxCommandHost
+
+    directory, command = parse_program(request.name)
+    return SandboxCommandHost(command, seed=request.seed, settings=request.settings,
+                              limits=Limits.from_dict(request.limits), log_path=request.log_path, own=directory)
+
+
 @hookimpl
 def arena_register_seat_kinds() -> list[SeatKind]:
     return [SeatKind("pybot", (PREFIX,), "a Python bot installed in a directory of its own (a ladder version), "
-                     "always run in the sandbox", make_host, check, example="pybot:DIR#module:attr")]
+                     "always run in the sandbox", make_host, check, example="pybot:DIR#module:attr"),
+            SeatKind("program", (PROGRAM_PREFIX,), "a program confined to its own directory (a ladder version's "
+                     "files), serving gRPC on a Unix socket, always run in the sandbox", make_program_host,
+                     check_program, example="program:DIR#python3 bot.py {socket}")]

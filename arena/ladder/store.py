@@ -187,6 +187,10 @@ class LadderStore(SharedSQLite):
         rows = self._query("SELECT name FROM ladder_authors WHERE token_hash = ?", (token_hash,))
         return rows[0][0] if rows else None
 
+    def author_token_hash(self, name: str) -> str | None:
+        rows = self._query("SELECT token_hash FROM ladder_authors WHERE name = ?", (name,))
+        return rows[0][0] if rows else None
+
     def authors(self) -> list[str]:
         return [r[0] for r in self._query("SELECT name FROM ladder_authors ORDER BY name")]
 

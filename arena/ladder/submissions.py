@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Hashable, Mapping
 
-from arena.ladder import install, validation
+from arena.ladder import accounts, install, validation
 from arena.ladder.accounts import AccountError, owned_bot
 from arena.ladder.store import LadderStore
 
@@ -102,7 +102,8 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
             raise SubmissionError(str(exc), 400) from None
     registry = getattr(ladder, "registry", None)
     name = data.get("name")
-    if registry is not None and isinstance(name, str) and name in registry.bots:  # kept for --house
+    if registry is not None and isinstance(name, str) and \
+            any(name.casefold() == bot.casefold() for bot in registry.bots):  # kept for --house, in any case
         raise SubmissionError(f"the bot name {name!r} is an installed bot's (a house bot's name): choose another", 409)
     with _lock(("author", author)):  # counted and stored under one lock: two requests at once cannot both pass
         limit = rate_limit(ladder)
@@ -111,6 +112,9 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
             raise SubmissionError(f"{author} submitted {recent} versions in the last hour, the limit is {limit}: "
                                   "try again later", 429)
         name = owned_bot(store, author, name, create=True)
+        if endpoint is not None:  # the author's key in its seat: every match start checks the endpoint answers it
+            _check_endpoint_free(store, author, endpoint)
+            endpoint = install.Installed(f"{endpoint.seat}?owner={accounts.endpoint_key(store, author)}", None)
         version, number = _store_version(ladder, store, name, kind, filename, content, wanted, command, endpoint, games)
     if version["status"] != "validating":  # refused as it installed
         return version
@@ -145,6 +149,16 @@ def _store_version(ladder: Any, store: LadderStore, name: str, kind: str, filena
                                      str(directory) if directory.exists() else ""), number
         return store.add_version(name, kind, installed.seat, games, "validating", "",
                                  str(directory) if kind != "grpc" else ""), number
+
+
+def _check_endpoint_free(store: LadderStore, author: str, endpoint: install.Installed) -> None:
+    """One endpoint, one author: its host and port (whatever the scheme) are not another author's."""
+    mine = install.endpoint_target(endpoint.seat)
+    for version in store.versions():
+        if version["kind"] == "grpc" and version["author"] != author and version["seat"] \
+                and install.endpoint_target(version["seat"]) == mine:
+            raise SubmissionError(f"the endpoint {mine} is another author's bot: an endpoint plays for one author "
+                                  "only (yours answers your endpoint key, see docs/submitting.md)", 409)
 
 
 def retire(ladder: Any, author: str, name: Any) -> list[dict[str, Any]]:

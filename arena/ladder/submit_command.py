@@ -36,6 +36,8 @@ def cmd_register(args: argparse.Namespace) -> int:
     answer = client.register(args.server, args.name)
     token = str(answer["token"])
     print(token, flush=True)
+    if answer.get("endpoint_key"):  # what a grpc:// endpoint of this author answers (ARENA_OWNER_KEY)
+        print(f"endpoint key: {answer['endpoint_key']}", flush=True)
     if args.save or args.token_file:
         path = Path(args.token_file) if args.token_file else client.token_path(args.server)
         client.save_token(path, token)

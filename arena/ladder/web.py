@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import html
 import json
-import re
 import signal
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from arena.errors import RecordError
 from arena.ladder import board
+from arena.ladder.accounts import is_name
 
 STATIC = Path(__file__).with_name("static")
 POLL = 0.5  # seconds between two reads of the store's changes counter
@@ -35,7 +35,6 @@ HEARTBEAT = 15.0  # seconds of quiet before a comment line keeps proxies and the
 # waits for open responses) waits for a watching browser when nothing tells the stream to end.
 STREAM_SECONDS = 20.0
 RETRY_MS = 1000
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{1,31}$")
 
 
 class NotFound(Exception):
@@ -96,7 +95,7 @@ def routes(ladder: Any) -> list[BaseRoute]:
 
     async def bot_html(request: Request) -> Response:
         name = request.path_params["name"]
-        if not _NAME.match(name) or await read(store.bot, name) is None:
+        if not is_name(name) or await read(store.bot, name) is None:
             return _not_found_page(f"There is no bot named {name[:40]!r} on this ladder.")
         return _page("bot.html")
 
@@ -134,7 +133,7 @@ def routes(ladder: Any) -> list[BaseRoute]:
 
     async def bot_json(request: Request) -> Response:
         name = request.path_params["name"]
-        data = await read(board.bot_page, store, name) if _NAME.match(name) else None
+        data = await read(board.bot_page, store, name) if is_name(name) else None
         if data is None:
             return _error(f"there is no bot named {name[:40]!r}", 404)
         return JSONResponse(data)
@@ -152,7 +151,7 @@ def routes(ladder: Any) -> list[BaseRoute]:
     async def me_json(request: Request) -> Response:
         """The author's own view: every version of their bots with its status and reason (why it
         was refused, why it is on probation). Needs their token."""
-        from arena.ladder.accounts import AccountError, author_of
+        from arena.ladder.accounts import AccountError, author_of, endpoint_key
 
         header = request.headers.get("authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else None
@@ -161,7 +160,8 @@ def routes(ladder: Any) -> list[BaseRoute]:
         except AccountError as exc:
             return _error(str(exc), exc.status)
         versions = await read(lambda: store.versions(author=author))
-        return JSONResponse({"author": author, "changes": await read(store.changes), "versions": [
+        key = await read(endpoint_key, store, author)
+        return JSONResponse({"author": author, "endpoint_key": key, "changes": await read(store.changes), "versions": [
             {"id": v["id"], "bot": v["bot"], "version": v["number"], "label": board.label(v), "kind": v["kind"],
              "games": v["games"], "status": v["status"], "reason": v["reason"], "created": v["created"],
              "url": f"/ladder/bots/{v['bot']}"} for v in reversed(versions)]})

@@ -75,6 +75,7 @@ class Address:
     scheme: str
     host: str
     port: int
+    owner_key: str = ""  # the key the bot must answer in its description (a ladder's endpoint), if any
 
     @property
     def target(self) -> str:
@@ -85,7 +86,7 @@ class Address:
     def tls(self) -> bool:
         return self.scheme == "grpcs"
 
-    def __str__(self) -> str:
+    def __str__(self) -> str:  # never with its owner key: it is named in fault messages, which are public
         return f"{self.scheme}://{self.target}"
 
 
@@ -101,18 +102,25 @@ class UnixAddress(Address):
         return f"unix:{self.host}"
 
 
+_OWNER = re.compile(r"owner=([A-Za-z0-9_-]{1,128})")
+
+
 def parse_address(text: str) -> Address:
-    """Parse a seat name ``grpc://host:port`` / ``grpcs://host:port``; ArenaError says what is wrong."""
+    """Parse a seat name ``grpc://host:port`` / ``grpcs://host:port``, with ``?owner=KEY`` when the
+    bot must answer KEY in its description (a ladder's endpoint); ArenaError says what is wrong."""
     parts = urlsplit(text.strip())
+    owner = _OWNER.fullmatch(parts.query) if parts.query else None
     if parts.scheme not in SCHEMES:
         raise ArenaError(f"{text!r} is not a gRPC address: write grpc://HOST:PORT or grpcs://HOST:PORT")
     try:
         port = parts.port
     except ValueError:
         port = None
-    if not parts.hostname or port is None or parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise ArenaError(f"{text!r} is not a gRPC address: write {parts.scheme}://HOST:PORT (a host and a port, nothing else)")
-    return Address(parts.scheme, parts.hostname, port)
+    if not parts.hostname or port is None or parts.path not in ("", "/") or parts.query and not owner \
+            or parts.fragment:
+        raise ArenaError(f"{text!r} is not a gRPC address: write {parts.scheme}://HOST:PORT (a host and a port, "
+                         "nothing else but ?owner=KEY)")
+    return Address(parts.scheme, parts.hostname, port, owner.group(1) if owner else "")
 
 
 def channel_options(max_send: int, max_receive: int) -> list[tuple[str, Any]]:
@@ -224,6 +232,11 @@ class GrpcHost(Host):
         self.ignored = frozenset()
         reply, _ = self._call("Describe", self.stub.Describe, wire.describe_request(arena_version), timeout)
         self.description = wire.description_from_proto(reply)
+        if self.address.owner_key and self.description["owner_key"] != self.address.owner_key:
+            # Someone else's server (a copy of another author's endpoint): it does not play as this seat's
+            raise BotCrash(f"the bot at {self.address} does not answer its author's endpoint key (its owner_key "
+                           f"is {'empty' if not self.description['owner_key'] else 'another'}): it is not the "
+                           "endpoint of the author who submitted it")
         version = self.description["protocol_version"]
         if version != wire.PROTOCOL_VERSION:
             raise BotCrash(f"the bot at {self.address} speaks protocol version {version}; the arena speaks {wire.PROTOCOL_VERSION}")

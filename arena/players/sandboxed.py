@@ -112,7 +112,8 @@ class SandboxCommandHost(CommandHost):
     """A ``cmd:`` program in a sandbox: no network, so it serves gRPC on the Unix socket
     ``$ARENA_BOT_SOCKET`` (``{socket}`` in the command) in a per-match directory of its own."""
 
-    def __init__(self, command: str, *, limits: Limits | None = None, log_path: str | None = None, **kwargs: Any):
+    def __init__(self, command: str, *, limits: Limits | None = None, log_path: str | None = None,
+                 own: str | None = None, **kwargs: Any):
         self.limits = limits or Limits()
         self.sandbox: Sandbox | None = None
         self.socket_dir: str | None = None
@@ -120,7 +121,7 @@ class SandboxCommandHost(CommandHost):
         if any("{port}" in word for word in command.split()):
             raise ArenaError(f"the command {command!r} uses {{port}}, but a sandboxed command has no network: it "
                              "serves on the Unix socket in $ARENA_BOT_SOCKET (write {socket} in the command)")
-        self.view = command_view(words, kwargs.get("cwd"))
+        self.view = command_view(words, kwargs.get("cwd"), own)
         self.executable = self.view[3]
         super().__init__(command, log_path=log_path, log_limit=self.limits.log_size, **kwargs)
 
@@ -196,18 +197,58 @@ def _is_arena_python(path: str) -> bool:
     return first.startswith(b"#!") and b"python" in first
 
 
-def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str, str], str, str]:
+def _own_view(words: list[str], own: str) -> tuple[list[str], dict[str, str], str, str]:
+    """The view of a program confined to its own folder ``own`` (a ladder version's files): that
+    folder, read-only, and its working directory; the executable must be one of its files, a
+    system program (under /usr, which every sandbox sees) or the arena's Python. Nothing a word of
+    the command names is shown: ``..``, symlinks and other versions' folders reach nothing."""
+    import sys
+
+    own = os.path.realpath(own)
+    real = os.path.realpath(words[0]) if os.path.isabs(words[0]) else ""
+    python = os.path.realpath(sys.executable)
+    if not real or not os.path.isfile(real) or not (real.startswith(own + os.sep) or real.startswith("/usr/")
+                                                    or real == python):
+        raise ArenaError(f"cannot run {words[0]!r}: a program runs one of its own files or a system program")
+    binds, env = ["--ro-bind", own, own], {}
+    _add_proto(binds, env)
+    if _is_arena_python(real):  # the arena's Python, or a script of its own that names a Python
+        _add_arena_python(binds, env)
+    return binds, env, own, real
+
+
+def _add_proto(binds: list[str], env: dict[str, str]) -> None:
+    from arena.protogen import PROTO_DIR, PROTOS
+
+    proto = PROTO_DIR / PROTOS[0]
+    if proto.exists():  # the protocol's definition, public: a bot that loads it at run time finds it
+        binds += ["--ro-bind", str(proto), f"/sandbox/proto/{PROTOS[0]}"]
+        env["ARENA_PROTO"] = f"/sandbox/proto/{PROTOS[0]}"
+
+
+def _add_arena_python(binds: list[str], env: dict[str, str]) -> None:
+    from pathlib import Path
+
+    import bots
+    from arena.players.sandbox import _python_binds, _site_binds
+
+    entries = dict(runtime_entries())
+    entries["bots"] = str(Path(bots.__file__).parent)  # `arena serve-bot NAME` loads the bundled plugins
+    binds += _python_binds() + _site_binds(entries)
+    env.update({"PYTHONPATH": SITE, "PYTHONDONTWRITEBYTECODE": "1"})
+
+
+def command_view(words: list[str], cwd: str | None, own: str | None = None) -> tuple[list[str], dict[str, str], str, str]:
     """(binds, env, chdir, executable) of a sandboxed command, read-only: its executable's directory
     and its script's (the first argument that is a file: ``node bot.js``, ``python bot.py``); only
     the file itself where that directory is the arena's working directory or above it (a script in
     a checkout must not show the checkout's results); nothing of a directory that holds a results
     database or a run's logs (but the executable itself, which must be seen to run); a ``cwd``; a
     Python command also gets the Python installation and the arena's runtime. Other arguments that
-    name files are not shown: a command line cannot open the arena's files to its program."""
-    import sys
-
-    from arena.players.sandbox import _python_binds, _site_binds
-
+    name files are not shown: a command line cannot open the arena's files to its program.
+    ``own``: the program's own folder, the only one shown (:func:`_own_view`)."""
+    if own is not None:
+        return _own_view(words, own)
     here = os.path.realpath(cwd or os.getcwd())
     binds: list[str] = []
     env: dict[str, str] = {}
@@ -244,19 +285,7 @@ def command_view(words: list[str], cwd: str | None) -> tuple[list[str], dict[str
             break
     if cwd:
         show(here)
-    from arena.protogen import PROTO_DIR, PROTOS
-
-    proto = PROTO_DIR / PROTOS[0]
-    if proto.exists():  # the protocol's definition, public: a bot that loads it at run time finds it
-        binds += ["--ro-bind", str(proto), f"/sandbox/proto/{PROTOS[0]}"]
-        env["ARENA_PROTO"] = f"/sandbox/proto/{PROTOS[0]}"
+    _add_proto(binds, env)
     if _is_arena_python(executable):
-        entries = dict(runtime_entries())
-        from pathlib import Path
-
-        import bots
-
-        entries["bots"] = str(Path(bots.__file__).parent)  # `arena serve-bot NAME` loads the bundled plugins
-        binds += _python_binds() + _site_binds(entries)
-        env.update({"PYTHONPATH": SITE, "PYTHONDONTWRITEBYTECODE": "1"})
+        _add_arena_python(binds, env)
     return binds, env, here, os.path.abspath(executable)

@@ -43,6 +43,7 @@ from arena.v1 import player_pb2_grpc
 
 log = logging.getLogger(__name__)
 
+ENV_OWNER_KEY = "ARENA_OWNER_KEY"  # the ladder's endpoint key of the bot's author (BotDescription.owner_key)
 MAX_SESSIONS = 256  # sessions kept at once; beyond that the least recently used idle one is dropped
 
 
@@ -95,11 +96,12 @@ class PlayerService(player_pb2_grpc.PlayerServicer):
         summary: str = "",
         max_sessions: int = MAX_SESSIONS,
         ignores: Sequence[str] | None = None,
+        owner_key: str = "",
     ):
         self.factory = factory
         self.ignores = _probe(factory) if ignores is None else frozenset(ignores)
         self.description = wire.description_to_proto(name, version, tuple(games) if games else None, summary,
-                                                     self.ignores)
+                                                     self.ignores, owner_key)
         self.max_sessions = max_sessions
         self.sessions: OrderedDict[str, _Session] = OrderedDict()
         self._lock = threading.Lock()
@@ -289,6 +291,7 @@ def serve_player(
     max_sessions: int = MAX_SESSIONS,
     ignores: Sequence[str] | None = None,
     socket_path: str | None = None,
+    owner_key: str | None = None,
 ) -> BotServer:
     """Serve ``bot`` on ``host:port`` (port 0: any free port; see ``BotServer.port``) and return at once.
 
@@ -299,6 +302,8 @@ def serve_player(
     makes with no settings; ``()``: every call, for a factory whose players differ by settings).
     ``socket_path``: serve on that Unix socket instead of ``host:port`` (a sandboxed bot has no
     network; the arena gives it the path in ``$ARENA_BOT_SOCKET``).
+    ``owner_key``: the endpoint key a ladder gave its author, answered in the bot's description
+    (default ``$ARENA_OWNER_KEY``): a ladder plays an endpoint only while it answers its author's key.
     """
     from arena import __version__ as arena_version
 
@@ -314,7 +319,8 @@ def serve_player(
         module = sys.modules.get(getattr(factory, "__module__", "") or "")
         version = str(getattr(module, "__version__", arena_version))
     service = PlayerService(factory, name=name, version=version, games=games, summary=summary or "",
-                            max_sessions=max_sessions, ignores=ignores)
+                            max_sessions=max_sessions, ignores=ignores,
+                            owner_key=os.environ.get(ENV_OWNER_KEY, "") if owner_key is None else owner_key)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=f"bot-{name}"),
         options=[

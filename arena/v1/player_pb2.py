@@ -24,33 +24,33 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/player.proto\x12\x08\x61rena.v1\"B\n\x0f\x44\x65scribeRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x15\n\rarena_version\x18\x02 \x01(\t\"z\n\x0e\x42otDescription\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\r\n\x05games\x18\x04 \x03(\t\x12\x0f\n\x07summary\x18\x05 \x01(\t\x12\x0f\n\x07ignores\x18\x06 \x03(\t\"R\n\x0bTimeControl\x12\x14\n\x0cper_decision\x18\x01 \x01(\x01\x12\x11\n\x04\x62\x61nk\x18\x02 \x01(\x01H\x00\x88\x01\x01\x12\x11\n\tincrement\x18\x03 \x01(\x01\x42\x07\n\x05_bank\"\xce\x01\n\x11StartMatchRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x14\n\x0coptions_json\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\r\x12\x0f\n\x07seating\x18\x06 \x03(\t\x12+\n\x0ctime_control\x18\x07 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x0c\n\x04seed\x18\x08 \x01(\x03\x12\x15\n\rsettings_json\x18\t \x01(\t\"\xbe\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x64\x65\x63ision\x18\x02 \x01(\x04\x12\x15\n\rlegal_actions\x18\x03 \x03(\t\x12\x11\n\ttime_left\x18\x04 \x01(\x01\x12\x16\n\tbank_left\x18\x05 \x01(\x01H\x00\x88\x01\x01\x12\x0c\n\x04seat\x18\x06 \x01(\r\x12\r\n\x05phase\x18\x07 \x01(\t\x12\x18\n\x10observation_json\x18\x08 \x01(\tB\x0c\n\n_bank_left\"*\n\x08\x44\x65\x63ision\x12\x13\n\x06\x61\x63tion\x18\x01 \x01(\tH\x00\x88\x01\x01\x42\t\n\x07_action\"M\n\x0e\x45ndHandRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x12\n\nhand_index\x18\x02 \x01(\r\x12\x13\n\x0bresult_json\x18\x03 \x01(\t\":\n\x0f\x45ndMatchRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x13\n\x0bresult_json\x18\x02 \x01(\t\"\x05\n\x03\x41\x63k*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01\x32\xa6\x02\n\x06Player\x12?\n\x08\x44\x65scribe\x12\x19.arena.v1.DescribeRequest\x1a\x18.arena.v1.BotDescription\x12\x38\n\nStartMatch\x12\x1b.arena.v1.StartMatchRequest\x1a\r.arena.v1.Ack\x12\x37\n\x06\x44\x65\x63ide\x12\x19.arena.v1.DecisionRequest\x1a\x12.arena.v1.Decision\x12\x32\n\x07\x45ndHand\x12\x18.arena.v1.EndHandRequest\x1a\r.arena.v1.Ack\x12\x34\n\x08\x45ndMatch\x12\x19.arena.v1.EndMatchRequest\x1a\r.arena.v1.Ackb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/player.proto\x12\x08\x61rena.v1\"B\n\x0f\x44\x65scribeRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x15\n\rarena_version\x18\x02 \x01(\t\"\x8d\x01\n\x0e\x42otDescription\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\r\n\x05games\x18\x04 \x03(\t\x12\x0f\n\x07summary\x18\x05 \x01(\t\x12\x0f\n\x07ignores\x18\x06 \x03(\t\x12\x11\n\towner_key\x18\x07 \x01(\t\"R\n\x0bTimeControl\x12\x14\n\x0cper_decision\x18\x01 \x01(\x01\x12\x11\n\x04\x62\x61nk\x18\x02 \x01(\x01H\x00\x88\x01\x01\x12\x11\n\tincrement\x18\x03 \x01(\x01\x42\x07\n\x05_bank\"\xce\x01\n\x11StartMatchRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x14\n\x0coptions_json\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\r\x12\x0f\n\x07seating\x18\x06 \x03(\t\x12+\n\x0ctime_control\x18\x07 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x0c\n\x04seed\x18\x08 \x01(\x03\x12\x15\n\rsettings_json\x18\t \x01(\t\"\xbe\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x10\n\x08\x64\x65\x63ision\x18\x02 \x01(\x04\x12\x15\n\rlegal_actions\x18\x03 \x03(\t\x12\x11\n\ttime_left\x18\x04 \x01(\x01\x12\x16\n\tbank_left\x18\x05 \x01(\x01H\x00\x88\x01\x01\x12\x0c\n\x04seat\x18\x06 \x01(\r\x12\r\n\x05phase\x18\x07 \x01(\t\x12\x18\n\x10observation_json\x18\x08 \x01(\tB\x0c\n\n_bank_left\"*\n\x08\x44\x65\x63ision\x12\x13\n\x06\x61\x63tion\x18\x01 \x01(\tH\x00\x88\x01\x01\x42\t\n\x07_action\"M\n\x0e\x45ndHandRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x12\n\nhand_index\x18\x02 \x01(\r\x12\x13\n\x0bresult_json\x18\x03 \x01(\t\":\n\x0f\x45ndMatchRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x13\n\x0bresult_json\x18\x02 \x01(\t\"\x05\n\x03\x41\x63k*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01\x32\xa6\x02\n\x06Player\x12?\n\x08\x44\x65scribe\x12\x19.arena.v1.DescribeRequest\x1a\x18.arena.v1.BotDescription\x12\x38\n\nStartMatch\x12\x1b.arena.v1.StartMatchRequest\x1a\r.arena.v1.Ack\x12\x37\n\x06\x44\x65\x63ide\x12\x19.arena.v1.DecisionRequest\x1a\x12.arena.v1.Decision\x12\x32\n\x07\x45ndHand\x12\x18.arena.v1.EndHandRequest\x1a\r.arena.v1.Ack\x12\x34\n\x08\x45ndMatch\x12\x19.arena.v1.EndMatchRequest\x1a\r.arena.v1.Ackb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.player_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PROTOCOLVERSION']._serialized_start=903
-  _globals['_PROTOCOLVERSION']._serialized_end=978
+  _globals['_PROTOCOLVERSION']._serialized_start=923
+  _globals['_PROTOCOLVERSION']._serialized_end=998
   _globals['_DESCRIBEREQUEST']._serialized_start=35
   _globals['_DESCRIBEREQUEST']._serialized_end=101
-  _globals['_BOTDESCRIPTION']._serialized_start=103
-  _globals['_BOTDESCRIPTION']._serialized_end=225
-  _globals['_TIMECONTROL']._serialized_start=227
-  _globals['_TIMECONTROL']._serialized_end=309
-  _globals['_STARTMATCHREQUEST']._serialized_start=312
-  _globals['_STARTMATCHREQUEST']._serialized_end=518
-  _globals['_DECISIONREQUEST']._serialized_start=521
-  _globals['_DECISIONREQUEST']._serialized_end=711
-  _globals['_DECISION']._serialized_start=713
-  _globals['_DECISION']._serialized_end=755
-  _globals['_ENDHANDREQUEST']._serialized_start=757
-  _globals['_ENDHANDREQUEST']._serialized_end=834
-  _globals['_ENDMATCHREQUEST']._serialized_start=836
-  _globals['_ENDMATCHREQUEST']._serialized_end=894
-  _globals['_ACK']._serialized_start=896
-  _globals['_ACK']._serialized_end=901
-  _globals['_PLAYER']._serialized_start=981
-  _globals['_PLAYER']._serialized_end=1275
+  _globals['_BOTDESCRIPTION']._serialized_start=104
+  _globals['_BOTDESCRIPTION']._serialized_end=245
+  _globals['_TIMECONTROL']._serialized_start=247
+  _globals['_TIMECONTROL']._serialized_end=329
+  _globals['_STARTMATCHREQUEST']._serialized_start=332
+  _globals['_STARTMATCHREQUEST']._serialized_end=538
+  _globals['_DECISIONREQUEST']._serialized_start=541
+  _globals['_DECISIONREQUEST']._serialized_end=731
+  _globals['_DECISION']._serialized_start=733
+  _globals['_DECISION']._serialized_end=775
+  _globals['_ENDHANDREQUEST']._serialized_start=777
+  _globals['_ENDHANDREQUEST']._serialized_end=854
+  _globals['_ENDMATCHREQUEST']._serialized_start=856
+  _globals['_ENDMATCHREQUEST']._serialized_end=914
+  _globals['_ACK']._serialized_start=916
+  _globals['_ACK']._serialized_end=921
+  _globals['_PLAYER']._serialized_start=1001
+  _globals['_PLAYER']._serialized_end=1295
 # @@protoc_insertion_point(module_scope)

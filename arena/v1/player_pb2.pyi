@@ -23,20 +23,22 @@ class DescribeRequest(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., arena_version: _Optional[str] = ...) -> None: ...
 
 class BotDescription(_message.Message):
-    __slots__ = ("name", "version", "protocol_version", "games", "summary", "ignores")
+    __slots__ = ("name", "version", "protocol_version", "games", "summary", "ignores", "owner_key")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
     IGNORES_FIELD_NUMBER: _ClassVar[int]
+    OWNER_KEY_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     protocol_version: int
     games: _containers.RepeatedScalarFieldContainer[str]
     summary: str
     ignores: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ..., summary: _Optional[str] = ..., ignores: _Optional[_Iterable[str]] = ...) -> None: ...
+    owner_key: str
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ..., summary: _Optional[str] = ..., ignores: _Optional[_Iterable[str]] = ..., owner_key: _Optional[str] = ...) -> None: ...
 
 class TimeControl(_message.Message):
     __slots__ = ("per_decision", "bank", "increment")

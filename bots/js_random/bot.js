@@ -80,6 +80,7 @@ function makeService(options) {
         protocol_version: PROTOCOL_VERSION,
         games: [], // every game
         summary: options.greedy ? 'the first legal action (JavaScript)' : 'a seeded random legal action (JavaScript)',
+        owner_key: process.env.ARENA_OWNER_KEY || '', // a ladder's endpoint key of this bot's author
       });
     },
 
