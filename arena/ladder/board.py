@@ -34,6 +34,7 @@ class BoardStore(Protocol):
     def history(self, version: int) -> list[dict[str, Any]]: ...
     def deal_sets(self, version: int | None = None, ladder: str | None = None, limit: int = 50) -> list[dict[str, Any]]: ...
     def match(self, match_id: int) -> dict[str, Any] | None: ...
+    def deal_set(self, deal_set_id: int) -> dict[str, Any] | None: ...
     def pairs(self, versions: Sequence[int]) -> list[dict[str, Any]]: ...
     def changes(self) -> int: ...
     def counts(self) -> dict[str, int]: ...
@@ -271,6 +272,7 @@ def _deal_set_view(deal_set: Mapping[str, Any], own: set[int], versions: _Versio
         entries.append({"version_id": vid, "label": label(found) if found else f"version {vid}",
                         "bot": found["bot"] if found else None, "mine": vid in own})
     matches = sorted(deal_set.get("matches") or [], key=lambda m: int(m.get("rotation", 0)))
+    over = deal_set.get("finished") is not None  # until then the other rotations play these very cards
     margins = deal_set_margins(matches, len(lineup))
     if margins is not None:
         for entry, margin in zip(entries, margins):
@@ -282,7 +284,7 @@ def _deal_set_view(deal_set: Mapping[str, Any], own: set[int], versions: _Versio
         outcome = None if best_other is None else outcome_of(margins[mine[0]], best_other)
     match_rows = []
     for m in matches:
-        result = _result(m)
+        result = _result(m) if over else None
         match_rows.append({"id": m["id"], "rotation": int(m.get("rotation", 0)),
                            "finished": m.get("finished"),
                            "scores": result.get("scores") if result else None,
@@ -317,10 +319,22 @@ def head_to_head(pairs: Sequence[Mapping[str, Any]], versions: _Versions) -> lis
 
 
 # -- one match ------------------------------------------------------------------------------------
+def deal_set_over(store: BoardStore, deal_set_id: Any) -> bool:
+    """Whether every match of the deal set is played: only then may its cards (a record, a replay,
+    scores, the deal seed) be public, since until then the other rotations play the same cards."""
+    found = store.deal_set(int(deal_set_id)) if isinstance(deal_set_id, int) else None
+    return found is not None and found.get("finished") is not None
+
+
 def match_view(store: BoardStore, match_id: int) -> dict[str, Any] | None:
     match = store.match(match_id)
     if match is None:
         return None
+    if not deal_set_over(store, match.get("deal_set")):
+        spec = {key: value for key, value in _spec(match).items() if key not in ("deal_seed", "bot_seeds")}
+        return {"id": match_id, "deal_set": match.get("deal_set"), "rotation": match.get("rotation"),
+                "spec": spec, "result": None, "record": None, "finished": match.get("finished"), "replay": None,
+                "sealed": "its deal set is still being played: its cards, result and record are shown when it is over"}
     return {"id": match_id, "deal_set": match.get("deal_set"), "rotation": match.get("rotation"),
             "spec": _spec(match), "result": _result(match), "record": _json(match.get("record"), None),
             "finished": match.get("finished"), "replay": replay_url(match_id) if match.get("record") else None}
