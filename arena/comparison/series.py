@@ -45,6 +45,7 @@ from arena.errors import ArenaError
 from arena.matches import MatchSpec
 from arena.store import Store
 from arena.tournaments import schedule
+from arena.tournaments.runner import log_dir
 from arena.tournaments.config import TournamentConfig
 
 BINNINGS = ("margin", "matches")
@@ -255,6 +256,7 @@ def run(series: Series, registry: Any, db: str | Path, *, executor: str = "local
     batch = batch or max(2, 2 * workers)
     say = report or (lambda line: None)
     store = Store(db)
+    logs = str(log_dir(db))  # each bot's output, per match (capped), as arena run keeps it
     runner = None
     tally = Tally()
     try:
@@ -276,6 +278,7 @@ def run(series: Series, registry: Any, db: str | Path, *, executor: str = "local
                 store.add_matches([spec.as_dict() for spec in todo])
             if runner is None:
                 runner = kind.make(workers, dict(executor_options or {}))
+            todo = [dataclasses.replace(spec, log_dir=logs) for spec in todo]  # as arena run keeps them
             for spec, outcome in runner.run(todo):
                 store.save(spec.index, outcome["result"], outcome["record"])
             state = evaluate(series, store, per_set, tally)
