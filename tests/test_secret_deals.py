@@ -265,3 +265,53 @@ def test_a_resumed_series_deals_its_later_deal_sets_from_its_stored_secret(tmp_p
     assert [(s["deal_seed"], s["bot_seeds"]) for s in specs] == [(e.deal_seed, list(e.bot_seeds)) for e in expected]
     fresh = series.specs(game, 0, 4, Deals.fresh())
     assert not {e.deal_seed for e in fresh} & {s["deal_seed"] for s in specs}
+
+
+# -- the ladder's pages: a deal set's cards are public once it is over -----------------------------
+def test_a_ladder_match_is_sealed_on_every_page_until_its_deal_set_is_over(tmp_path, registry):
+    """Rotation 0 of a deal set is played, rotation 1 (the same cards) is not: its record, replay,
+    scores and seeds are nowhere on the pages or the API; once rotation 1 is stored, all are."""
+    import threading
+    from types import SimpleNamespace
+
+    from arena.ladder import web
+    from arena.ladder.store import LadderStore
+    from arena.matches import MatchSpec, play_match
+    from arena.web.app import create_app
+    from tests.ladder_support import get, serving
+    from tests.test_ladder_board import LADDER, _spec, fill
+
+    spec = MatchSpec.single("all_fours", ["random", "random"], seed=3, options={"players": 2, "max_hands": 1},
+                            names=["alpha v2", "beta v1"])
+    record = play_match(spec, registry).record
+    db = tmp_path / "ladder.db"
+    store = LadderStore(db)
+    versions, _ = fill(store, record)
+    lineup = [versions["a2"], versions["b"]]
+    [deal_set] = store.schedule_round(9, [(LADDER, [v["id"] for v in lineup], "s/9", [_spec(lineup, r) for r in range(2)])])
+    first, second = store.deal_set(deal_set)["matches"]
+    result = {"scores": [7, 3], "ranking": [0, 1], "faults": [], "termination": {"how": "normal"}}
+    store.save_match(first["id"], result, record)
+    ladder = SimpleNamespace(store=store, registry=registry, stopping=threading.Event())
+    app = create_app(db, registry=registry, extra_routes=web.routes(ladder))
+    try:
+        with serving(app) as url:
+            status, match = get(f"{url}/api/ladder/matches/{first['id']}")
+            assert status == 200 and match["record"] is None and match["result"] is None and match["replay"] is None
+            assert "deal_seed" not in match["spec"] and "bot_seeds" not in match["spec"] and match["sealed"]
+            status, page = get(f"{url}/ladder/matches/{first['id']}/replay")
+            assert status == 404 and "not finished" in page and record["hands"][0]["deck"][0] not in page
+            _, bot = get(f"{url}/api/ladder/bots/alpha")
+            [row] = [d for d in bot["recent"] if d["id"] == deal_set]
+            assert [(m["scores"], m["replay"]) for m in row["matches"]] == [(None, None), (None, None)]
+
+            store.save_match(second["id"], result, record)  # the deal set is over: all of it is public
+            status, match = get(f"{url}/api/ladder/matches/{first['id']}")
+            assert match["record"] == record and match["spec"]["deal_seed"] == "x" and "sealed" not in match
+            assert get(f"{url}/ladder/matches/{first['id']}/replay")[0] == 200
+            _, bot = get(f"{url}/api/ladder/bots/alpha")
+            [row] = [d for d in bot["recent"] if d["id"] == deal_set]
+            assert [m["scores"] for m in row["matches"]] == [[7, 3], [7, 3]]
+    finally:
+        ladder.stopping.set()
+        store.close()
