@@ -290,7 +290,9 @@ def test_a_ladder_match_is_sealed_on_every_page_until_its_deal_set_is_over(tmp_p
     lineup = [versions["a2"], versions["b"]]
     [deal_set] = store.schedule_round(9, [(LADDER, [v["id"] for v in lineup], "s/9", [_spec(lineup, r) for r in range(2)])])
     first, second = store.deal_set(deal_set)["matches"]
-    result = {"scores": [7, 3], "ranking": [0, 1], "faults": [], "termination": {"how": "normal"}}
+    fault = {"seat": 0, "kind": "illegal", "answer": "play ZZ", "message": "illegal action 'play ZZ'; legal: play 2C, "
+             "play 8S", "hand": 0, "action_index": 1, "response": "substitute", "substituted": "play 2C"}
+    result = {"scores": [7, 3], "ranking": [0, 1], "faults": [fault], "termination": {"how": "normal"}}
     store.save_match(first["id"], result, record)
     ladder = SimpleNamespace(store=store, registry=registry, stopping=threading.Event())
     app = create_app(db, registry=registry, extra_routes=web.routes(ladder))
@@ -304,6 +306,7 @@ def test_a_ladder_match_is_sealed_on_every_page_until_its_deal_set_is_over(tmp_p
             _, bot = get(f"{url}/api/ladder/bots/alpha")
             [row] = [d for d in bot["recent"] if d["id"] == deal_set]
             assert [(m["scores"], m["replay"]) for m in row["matches"]] == [(None, None), (None, None)]
+            assert not [f for f in bot["faults"] if f["deal_set"] == deal_set]  # its message names the cards
 
             store.save_match(second["id"], result, record)  # the deal set is over: all of it is public
             status, match = get(f"{url}/api/ladder/matches/{first['id']}")
@@ -312,6 +315,7 @@ def test_a_ladder_match_is_sealed_on_every_page_until_its_deal_set_is_over(tmp_p
             _, bot = get(f"{url}/api/ladder/bots/alpha")
             [row] = [d for d in bot["recent"] if d["id"] == deal_set]
             assert [m["scores"] for m in row["matches"]] == [[7, 3], [7, 3]]
+            assert len([f for f in bot["faults"] if f["deal_set"] == deal_set]) == 1  # alpha's seat 0 of rotation 0
     finally:
         ladder.stopping.set()
         store.close()

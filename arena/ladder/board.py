@@ -133,7 +133,10 @@ def deal_set_margins(matches: Iterable[Mapping[str, Any]], sides: int) -> list[f
 
 def fault_rows(deal_set: Mapping[str, Any], versions: "_Versions") -> list[dict[str, Any]]:
     """The faults of a deal set's matches, each with the version at fault and its cause (the
-    referee's recorded kind and message)."""
+    referee's recorded kind and message); none until the deal set is over (a message may name
+    the cards of a seat the next rotation deals again)."""
+    if deal_set.get("finished") is None:
+        return []
     lineup = [versions.get(int(v)) for v in _json(deal_set.get("lineup"), [])]
     rows = []
     for match in deal_set.get("matches") or []:
