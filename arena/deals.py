@@ -71,7 +71,7 @@ class Deals:
 
     # -- kept in a store (as JSON text) --------------------------------------------------------
     def to_json(self) -> str:
-        if self.public_seed is not None:
+        if self.secret is None:
             return json.dumps({"public_seed": self.public_seed})
         return json.dumps({"secret": self.secret.hex()})
 

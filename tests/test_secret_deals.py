@@ -319,3 +319,60 @@ def test_a_ladder_match_is_sealed_on_every_page_until_its_deal_set_is_over(tmp_p
     finally:
         ladder.stopping.set()
         store.close()
+
+
+# -- a store's deals: kept, checked on restart, damage named ---------------------------------------
+def test_a_ladder_keeps_its_secret_and_a_restart_must_not_name_a_seed(tmp_path, registry):
+    from arena.ladder.config import parse
+    from arena.ladder.scheduler import Ladder, LadderError
+    from arena.ladder.store import LadderStore
+
+    config = parse({"ladder": [{"game": "all_fours", "players": 2}]}, "test", registry)
+
+    def start(name: str, **kwargs: Any) -> Ladder:
+        store = LadderStore(tmp_path / f"{name}.db")
+        try:
+            return Ladder(store, registry, config, tmp_path / f"{name}_files", executor="inline",
+                          log=lambda m: None, **kwargs)
+        except BaseException:
+            store.close()
+            raise
+
+    first = start("secret")
+    secret = first.deals
+    first.store.close()
+    assert not secret.public
+    again = start("secret")
+    assert again.deals == secret  # a restart deals from the same secret
+    again.store.close()
+    with pytest.raises(LadderError, match="comes? from the secret in its store: give no --seed"):
+        start("secret", seed=4)
+    start("seeded", seed=4).store.close()
+    with pytest.raises(LadderError, match=r"public deals \(seeded 4\): give --seed 4"):
+        start("seeded")
+    legacy = LadderStore(tmp_path / "legacy.db")  # a ladder made before secrets: its seed (0) was public
+    legacy.set_meta("seed", "0")
+    legacy.close()
+    with pytest.raises(LadderError, match=r"public deals \(seeded 0\): give --seed 0"):
+        start("legacy")
+    assert start("legacy", seed=0).deals.public_seed == 0
+
+
+def test_a_damaged_stored_secret_is_named_not_guessed(tmp_path, registry):
+    from arena.comparison import series as series_module
+    from arena.comparison.command import build_series
+    from arena.commandline import build_parser
+    from arena.errors import ArenaError
+
+    def series(budget: str) -> Any:
+        return build_series(build_parser(registry).parse_args(
+            ["match", "random", "random", "--game", "toy", "--option", "target=3", "--isolation", "inprocess",
+             "--max-deal-sets", budget]), registry)
+
+    db = tmp_path / "s.db"
+    series_module.run(series("2"), registry, db, executor="inline", batch=1)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE meta SET value = '{\"secret\": \"abc\"}' WHERE key = 'deals'")
+    bigger = series("4")  # more deal sets: the stored secret must be read to deal them
+    with pytest.raises(ArenaError, match=f"{db}: the stored deals \\(secret or seed\\) are damaged"):
+        series_module.run(bigger, registry, db, executor="inline", batch=1)

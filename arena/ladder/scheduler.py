@@ -114,6 +114,9 @@ class Ladder:
             deals = Deals.of(self.seed)
             self.store.set_meta("deals", deals.to_json())
             return deals
+        if deals.public and self.seed is None:
+            raise LadderError(f"{self.store.path} is a ladder with public deals (seeded {deals.public_seed!r}): give "
+                              f"--seed {deals.public_seed} to go on with them, or another --db for secret deals")
         if deals.public and self.seed != deals.public_seed:
             raise LadderError(f"{self.store.path} is a ladder seeded {deals.public_seed!r}, not {self.seed!r}: "
                               f"give --seed {deals.public_seed} (or another --db, whose deals are secret)")
@@ -265,7 +268,7 @@ class Ladder:
 
     # -- choosing a round ------------------------------------------------------------------------
     def choose(self, round: int) -> list[tuple[str, list[int], str, list[dict[str, Any]]]]:
-        """Round ``round``'s deal sets for every ladder: (ladder, lineup, deal_seed, specs)."""
+        """Round ``round``'s deal sets for every ladder: (ladder, lineup, deal_seed as text, specs)."""
         chosen: list[tuple[str, list[int], str, list[dict[str, Any]]]] = []
         for entry in self.config.ladders:
             versions = self.store.active_versions(entry.game)
@@ -278,7 +281,7 @@ class Ladder:
                     label = f"{entry.key}/{round}/{number}"
                     deal_seed = self.deals.deal_seed(label)
                     specs = self.deal_set_specs(entry, [by_id[v] for v in lineup], deal_seed, label)
-                    chosen.append((entry.key, list(lineup), deal_seed, specs))
+                    chosen.append((entry.key, list(lineup), str(deal_seed), specs))
                     number += 1
         return chosen
 
