@@ -376,3 +376,30 @@ def test_a_damaged_stored_secret_is_named_not_guessed(tmp_path, registry):
     bigger = series("4")  # more deal sets: the stored secret must be read to deal them
     with pytest.raises(ArenaError, match=f"{db}: the stored deals \\(secret or seed\\) are damaged"):
         series_module.run(bigger, registry, db, executor="inline", batch=1)
+
+
+
+# -- web tables ------------------------------------------------------------------------------------
+def test_a_new_web_tables_bot_seeds_are_keyed_by_its_secret_deal_seed(tmp_path):
+    """A new game deals from its own random seed; its bots' seeds are HMACs keyed by it, never the
+    public formula of it (crc32) against which a bot could test candidate deal seeds. (The daily
+    deal keeps its own scheme: its fairness is another issue's.)"""
+    import zlib
+
+    from starlette.testclient import TestClient
+
+    from tests.web_support import make_app, new_table
+
+    db = tmp_path / "web.db"
+    with TestClient(make_app(db)) as client:
+        tables = [new_table(client, game="all_fours", mode="new") for _ in range(2)]
+    with sqlite3.connect(db) as conn:
+        specs = [json.loads(conn.execute("SELECT spec FROM tables WHERE id = ?", (t,)).fetchone()[0]) for t in tables]
+    assert specs[0]["deal_seed"] != specs[1]["deal_seed"]
+    for spec in specs:
+        deal_seed, seats = spec["deal_seed"], range(len(spec["bots"]))
+        assert spec["bot_seeds"] != [zlib.crc32(f"{deal_seed}/match/0/seat/{s}".encode()) for s in seats]
+        from arena.deals import Deals
+
+        keyed = Deals(secret=deal_seed.to_bytes(8, "big"))
+        assert spec["bot_seeds"] == [keyed.bot_seed(f"match/0/seat/{s}") for s in seats]
