@@ -300,7 +300,7 @@ def comparison_data(store: Store, info: dict[str, Any], matches: list, bots: lis
         "format": config.get("format"),
         "time_control": config.get("time_control"),
         "faults": config.get("faults"),
-        "seed": config.get("seed"),
+        "seed": "secret" if config.get("seed") is None else config["seed"],  # None: dealt from the run's secret
         "deal_sets": config.get("deal_sets"),
         "isolation": config.get("isolation"),
         "bots": {bot["name"]: {"bot": bot["bot"], "settings": bot.get("settings") or {}} for bot in config["bots"]},

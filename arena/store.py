@@ -11,9 +11,12 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from arena.errors import ArenaError
+
+if TYPE_CHECKING:
+    from arena.deals import Deals
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament (
@@ -117,8 +120,10 @@ class Store:
             self.lock.release()
 
     # -- writing ------------------------------------------------------------------------------
-    def begin_tournament(self, name: str, fingerprint: str, config: dict[str, Any], specs: list[dict[str, Any]]) -> None:
-        """Record the tournament and its schedule, or check that the database holds this same one."""
+    def begin_tournament(self, name: str, fingerprint: str, config: dict[str, Any], specs: list[dict[str, Any]],
+                         deals: "Deals | None" = None) -> None:
+        """Record the tournament, its schedule and where its deals come from (``deals``: its secret, kept
+        so that a resumed run deals the same cards), or check that the database holds this same one."""
         row = self.db.execute("SELECT name, fingerprint FROM tournament").fetchone()
         if row is None and self.counts()[1]:
             raise StoreError(f"{self.path}: it holds matches but no tournament row (damaged); start afresh with --fresh")
@@ -138,6 +143,16 @@ class Store:
                 "INSERT INTO matches (idx, spec) VALUES (?, ?)",
                 [(spec["index"], json.dumps(spec)) for spec in specs],
             )
+            if deals is not None:
+                self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('deals', ?)", (deals.to_json(),))
+
+    def deals(self) -> "Deals | None":
+        """Where this run's deals come from (its secret or public seed); None for a database made
+        before runs kept it (their schedules are stored whole, or came from a public seed)."""
+        from arena.deals import Deals
+
+        rows = self._query("SELECT value FROM meta WHERE key = 'deals'")
+        return Deals.from_json(rows[0][0], str(self.path)) if rows else None
 
     def add_matches(self, specs: list[dict[str, Any]]) -> None:
         """Add matches to the stored schedule, in one transaction (a series of ``arena match``
@@ -226,8 +241,9 @@ class Store:
         return row[0] if row else None
 
     def meta(self) -> dict[str, Any]:
+        """Facts about the runs (the board shows them); never the deals' secret."""
         try:
-            rows = self.db.execute("SELECT key, value FROM meta").fetchall()
+            rows = self.db.execute("SELECT key, value FROM meta WHERE key != 'deals'").fetchall()
         except sqlite3.OperationalError:  # a database made before the table (opened read-only)
             return {}
         return {key: json.loads(value) for key, value in rows}

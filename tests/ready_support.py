@@ -4,10 +4,20 @@ the `search` bot (whose ready clock is 2 s a decision), one hand a match at 3 ms
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 SEARCH_BRIEF = {"samples": 2, "seconds": 0.003}
 SEARCH_HANDS = 1
+
+
+def ready_seed(path: Path) -> int:
+    """The public seed a ready file names in its comment (``# seed = N``): the ready files deal from
+    a secret, but a brief run of one deal set must be the same every time to rank its bots."""
+    found = re.search(r"^# seed = (\d+)", Path(path).read_text(), re.MULTILINE)
+    assert found, f"{path}: no '# seed = N' comment"
+    return int(found.group(1))
 
 
 def brief(data: dict[str, Any], **tournament: Any) -> dict[str, Any]:

@@ -24,9 +24,11 @@ def test_a_ready_tournament_runs_and_ranks_heuristic_first(path, tmp_path):
     data = tomllib.loads(path.read_text())
     config = tconfig.parse(data, str(path), registry)
     assert {"heuristic", "random"} <= {b.bot for b in config.bots}
+    assert config.seed is None  # a ready file deals from each run's secret (docs/tournaments.md)
     assert schedule.build(config, registry.game(config.game, config.options))
-    # the same file, briefly: one deal set, in this process
-    brief = tconfig.parse(ready_support.brief(data, isolation="inprocess"), str(path), registry)
+    # the same file, briefly: one deal set (of its former public seed), in this process
+    brief = tconfig.parse(ready_support.brief(data, isolation="inprocess", seed=ready_support.ready_seed(path)),
+                          str(path), registry)
     store = runner.run(brief, registry, tmp_path / "r.db", executor="inline", progress=False)
     rows = board.board_data(store)["bots"]
     store.close()

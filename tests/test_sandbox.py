@@ -307,7 +307,7 @@ def test_every_ready_tournament_runs_under_the_sandbox_and_says_so(path, tmp_pat
     registry = _registry()
     from tests import ready_support
 
-    data = ready_support.brief(tomllib.loads(path.read_text()))
+    data = ready_support.brief(tomllib.loads(path.read_text()), seed=ready_support.ready_seed(path))
     config = tconfig.with_isolation(tconfig.parse(data, str(path), registry), "sandbox", registry)
     store = runner.run(config, registry, tmp_path / "r.db", executor="local", workers=2, progress=False)
     rows = board.board_data(store)["bots"]

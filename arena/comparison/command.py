@@ -34,7 +34,10 @@ def _add_match(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("--setting", action="append", default=[], metavar="A.KEY=VALUE",
                    help="a setting passed to bot A's or bot B's factory (repeatable); VALUE is read as JSON "
                         "when it is JSON (3, true, \"x\"), else as text")
-    p.add_argument("--seed", default="0", help="the seed of every deal and every bot's seed (default 0)")
+    p.add_argument("--seed", default=None,
+                   help="a public seed of every deal and every bot's seed, for the same deals in every fresh series "
+                        "(whoever knows it knows every card); default: a secret made when the series starts, kept "
+                        "in its database")
     p.add_argument("--isolation", choices=tuple(registry.isolations), default="process",
                    help="how installed bots are hosted (default process, as tournaments)")
     test = p.add_argument_group("the sequential test (logistic Elo of A's expected score per deal set)")
@@ -114,7 +117,9 @@ def build_series(args: argparse.Namespace, registry: Any):
     if args.batch is not None and args.batch < 1:
         raise ArenaError(f"--batch must be at least 1 deal set, not {args.batch}")
     time_control, policy = clock_from(args)
-    seed = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
+    seed = args.seed
+    if seed is not None and seed.lstrip("-").isdigit():
+        seed = int(seed)
     config = TournamentConfig(
         name=f"match {names[0]} vs {names[1]}",
         game=args.game,

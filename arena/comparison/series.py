@@ -40,10 +40,12 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from arena import rating
 from arena.comparison import sprt
+from arena.deals import Deals
 from arena.errors import ArenaError
 from arena.matches import MatchSpec
 from arena.store import Store
 from arena.tournaments import schedule
+from arena.tournaments.runner import log_dir
 from arena.tournaments.config import TournamentConfig
 
 BINNINGS = ("margin", "matches")
@@ -93,12 +95,12 @@ class Series:
     def bin_count(self, per_set: int) -> int:
         return 3 if self.bins == "margin" else 2 * per_set + 1
 
-    def specs(self, game: Any, first: int, count: int) -> list[MatchSpec]:
+    def specs(self, game: Any, first: int, count: int, deals: Deals | None = None) -> list[MatchSpec]:
         """The matches of deal sets ``first .. first + count - 1`` (the same as a tournament of
-        ``first + count`` deal sets schedules for them)."""
+        ``first + count`` deal sets schedules for them), seeded by ``deals`` (the series' secret)."""
         config = dataclasses.replace(self.config, deal_sets=first + count)
         per_set = self.matches_per_deal_set(game)
-        return schedule.build(config, game)[first * per_set:]
+        return schedule.build(config, game, deals)[first * per_set:]
 
 
 @dataclass(frozen=True)
@@ -254,10 +256,13 @@ def run(series: Series, registry: Any, db: str | Path, *, executor: str = "local
     batch = batch or max(2, 2 * workers)
     say = report or (lambda line: None)
     store = Store(db)
+    logs = str(log_dir(db))  # each bot's output, per match (capped), as arena run keeps it
     runner = None
     tally = Tally()
     try:
-        store.begin_tournament(series.config.name, series.fingerprint(), series.as_dict(), [])
+        store.begin_tournament(series.config.name, series.fingerprint(), series.as_dict(), [],
+                               Deals.of(series.config.seed))  # a new series' secret; a resumed one keeps its own
+        deals = store.deals() or Deals(public_seed=series.config.seed)  # none stored: a series seeded before secrets
         state = evaluate(series, store, per_set, tally)
         if state["stored_deal_sets"] or store.counts()[1]:
             say(f"resuming from {db}: " + progress_line(state))
@@ -269,10 +274,11 @@ def run(series: Series, registry: Any, db: str | Path, *, executor: str = "local
             else:
                 scheduled = store.counts()[1] // per_set
                 count = min(batch, series.max_deal_sets - state["deal_sets"])
-                todo = series.specs(game, scheduled, count)
+                todo = series.specs(game, scheduled, count, deals)
                 store.add_matches([spec.as_dict() for spec in todo])
             if runner is None:
                 runner = kind.make(workers, dict(executor_options or {}))
+            todo = [dataclasses.replace(spec, log_dir=logs) for spec in todo]  # as arena run keeps them
             for spec, outcome in runner.run(todo):
                 store.save(spec.index, outcome["result"], outcome["record"])
             state = evaluate(series, store, per_set, tally)

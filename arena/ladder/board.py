@@ -34,6 +34,7 @@ class BoardStore(Protocol):
     def history(self, version: int) -> list[dict[str, Any]]: ...
     def deal_sets(self, version: int | None = None, ladder: str | None = None, limit: int = 50) -> list[dict[str, Any]]: ...
     def match(self, match_id: int) -> dict[str, Any] | None: ...
+    def deal_set(self, deal_set_id: int) -> dict[str, Any] | None: ...
     def pairs(self, versions: Sequence[int]) -> list[dict[str, Any]]: ...
     def changes(self) -> int: ...
     def counts(self) -> dict[str, int]: ...
@@ -173,7 +174,10 @@ def deal_set_margins(matches: Iterable[Mapping[str, Any]], sides: int) -> list[f
 
 def fault_rows(deal_set: Mapping[str, Any], versions: "_Versions") -> list[dict[str, Any]]:
     """The faults of a deal set's matches, each with the version at fault and its cause (the
-    referee's recorded kind and message)."""
+    referee's recorded kind and message); none until the deal set is over (a message may name
+    the cards of a seat the next rotation deals again)."""
+    if deal_set.get("finished") is None:
+        return []
     lineup = [versions.get(int(v)) for v in _json(deal_set.get("lineup"), [])]
     rows = []
     for match in deal_set.get("matches") or []:
@@ -312,6 +316,7 @@ def _deal_set_view(deal_set: Mapping[str, Any], own: set[int], versions: _Versio
         entries.append({"version_id": vid, "label": label(found) if found else f"version {vid}",
                         "bot": found["bot"] if found else None, "mine": vid in own})
     matches = sorted(deal_set.get("matches") or [], key=lambda m: int(m.get("rotation", 0)))
+    over = deal_set.get("finished") is not None  # until then the other rotations play these very cards
     margins = deal_set_margins(matches, len(lineup))
     if margins is not None:
         for entry, margin in zip(entries, margins):
@@ -323,7 +328,7 @@ def _deal_set_view(deal_set: Mapping[str, Any], own: set[int], versions: _Versio
         outcome = None if best_other is None else outcome_of(margins[mine[0]], best_other)
     match_rows = []
     for m in matches:
-        result = _result(m)
+        result = _result(m) if over else None
         match_rows.append({"id": m["id"], "rotation": int(m.get("rotation", 0)),
                            "finished": m.get("finished"),
                            "scores": result.get("scores") if result else None,
@@ -358,12 +363,25 @@ def head_to_head(pairs: Sequence[Mapping[str, Any]], versions: _Versions) -> lis
 
 
 # -- one match ------------------------------------------------------------------------------------
+def deal_set_over(store: BoardStore, deal_set_id: Any) -> bool:
+    """Whether every match of the deal set is played: only then may its cards (a record, a replay,
+    scores, the deal seed) be public, since until then the other rotations play the same cards."""
+    found = store.deal_set(int(deal_set_id)) if isinstance(deal_set_id, int) else None
+    return found is not None and found.get("finished") is not None
+
+
 def match_view(store: BoardStore, match_id: int) -> dict[str, Any] | None:
     match = store.match(match_id)
     if match is None:
         return None
     spec = _spec(match)
     hidden = _hidden(spec)
+    if not deal_set_over(store, match.get("deal_set")):
+        sealed = {key: value for key, value in spec.items() if key not in ("deal_seed", "bot_seeds")}
+        return {"id": match_id, "deal_set": match.get("deal_set"), "rotation": match.get("rotation"),
+                "spec": public_spec(sealed), "result": None, "record": None, "finished": match.get("finished"),
+                "replay": None,
+                "sealed": "its deal set is still being played: its cards, result and record are shown when it is over"}
     return {"id": match_id, "deal_set": match.get("deal_set"), "rotation": match.get("rotation"),
             "spec": public_spec(spec), "result": public(_result(match), hidden),
             "record": public(_json(match.get("record"), None), hidden),

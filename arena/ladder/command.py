@@ -33,7 +33,10 @@ def _add_ladder(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("--ray-address", metavar="ADDRESS", help="join this Ray cluster (implies --executor ray)")
     p.add_argument("--house", default="", metavar="NAMES",
                    help="installed bots that play on the ladder too, comma-separated (e.g. heuristic,random)")
-    p.add_argument("--seed", default="0", help="the ladder's seed (deals, bots' seeds, matchmaking; default 0)")
+    p.add_argument("--seed", default=None,
+                   help="a public seed of the deals, bots' seeds and matchmaking, for tests and demonstrations "
+                        "(whoever knows it knows every deal); default: a secret made at the ladder's first start, "
+                        "kept in its store")
     p.add_argument("--pairings", type=int, default=None,
                    help="pairings per ladder per round (default: twice the workers)")
     p.add_argument("--rounds", type=int, default=None, metavar="N",
@@ -53,7 +56,9 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc).replace("file_size", "--max-upload")) from None
 
 
-def _seed(text: str) -> int | str:
+def _seed(text: str | None) -> int | str | None:
+    if text is None:
+        return None
     return int(text) if text.lstrip("-").isdigit() else text
 
 

@@ -26,7 +26,8 @@ from arena.errors import ArenaError
 from arena.ladder import matchmaking, ratings
 from arena.ladder.config import LadderConfig, LadderEntry
 from arena.ladder.store import LadderStore
-from arena.matches import MatchSpec, seat_seed
+from arena.deals import Deals
+from arena.matches import MatchSpec
 from arena.tournaments import integrity
 
 POLL = 2.0  # seconds between looks for new versions while no ladder has enough to play
@@ -51,7 +52,7 @@ class Ladder:
     """
 
     def __init__(self, store: LadderStore, registry: Any, config: LadderConfig, data_dir: str | Path,
-                 executor: str | Callable[[], Any] = "local", workers: int = 2, seed: int | str = 0,
+                 executor: str | Callable[[], Any] = "local", workers: int = 2, seed: int | str | None = None,
                  pairings: int | None = None, house: Sequence[str] = (), *,
                  executor_options: Mapping[str, Any] | None = None, max_upload: int = 16 * 1024 * 1024,
                  rate_limit: int = 10, poll: float = POLL, log: Callable[[str], None] | None = None):
@@ -60,7 +61,8 @@ class Ladder:
         self.config = config
         self.data_dir = Path(data_dir)
         self.workers = max(1, workers)
-        self.seed = seed
+        self.seed = seed  # a public seed (--seed); None: the deals come from the secret in the store
+        self.deals: Deals = Deals.fresh()  # replaced by the store's in _prepare
         self.pairings = pairings or 2 * self.workers
         self.house = tuple(house)
         self.max_upload = max_upload
@@ -94,16 +96,36 @@ class Ladder:
             house[name] = [game for game in games if spec.plays(game)]
             if not house[name]:
                 raise LadderError(f"--house {name}: it plays none of the ladders' games ({', '.join(games)})")
-        stored = self.store.meta("seed")
-        if stored is None:
-            self.store.set_meta("seed", json.dumps(self.seed))
-        elif json.loads(stored) != self.seed:
-            raise LadderError(f"{self.store.path} is a ladder seeded {json.loads(stored)!r}, not {self.seed!r}: "
-                              f"give --seed {json.loads(stored)} (or another --db)")
+        self.deals = self._stored_deals()
         self.store.set_meta("ladders", json.dumps([entry.key for entry in self.config.ladders]))
         self.store.set_meta("config", json.dumps(self.config.as_dict()))
         for name, plays in house.items():
             self.store.ensure_house(name, plays)
+
+    def _stored_deals(self) -> Deals:
+        """The ladder's deals: its secret (made at its first start), or the public seed it was started
+        with; a restart must say the same (no --seed for a secret, the same --seed for a seed)."""
+        stored, legacy = self.store.meta("deals"), self.store.meta("seed")
+        if stored is not None:
+            deals = Deals.from_json(stored, str(self.store.path))
+        elif legacy is not None:  # a ladder made before secrets: its seed was public (default 0)
+            deals = Deals(public_seed=json.loads(legacy))
+        else:
+            deals = Deals.of(self.seed)
+            self.store.set_meta("deals", deals.to_json())
+            return deals
+        if deals.public and self.seed is None:
+            raise LadderError(f"{self.store.path} is a ladder with public deals (seeded {deals.public_seed!r}): give "
+                              f"--seed {deals.public_seed} to go on with them, or another --db for secret deals")
+        if deals.public and self.seed != deals.public_seed:
+            raise LadderError(f"{self.store.path} is a ladder seeded {deals.public_seed!r}, not {self.seed!r}: "
+                              f"give --seed {deals.public_seed} (or another --db, whose deals are secret)")
+        if not deals.public and self.seed is not None:
+            raise LadderError(f"{self.store.path} is a ladder whose deals come from the secret in its store: "
+                              f"give no --seed (or another --db)")
+        if stored is None:
+            self.store.set_meta("deals", deals.to_json())
+        return deals
 
     # -- running ---------------------------------------------------------------------------------
     def run(self, rounds: int | None = None, stop_event: threading.Event | None = None) -> None:
@@ -246,25 +268,28 @@ class Ladder:
 
     # -- choosing a round ------------------------------------------------------------------------
     def choose(self, round: int) -> list[tuple[str, list[int], str, list[dict[str, Any]]]]:
-        """Round ``round``'s deal sets for every ladder: (ladder, lineup, deal_seed, specs)."""
+        """Round ``round``'s deal sets for every ladder: (ladder, lineup, deal_seed as text, specs)."""
         chosen: list[tuple[str, list[int], str, list[dict[str, Any]]]] = []
         for entry in self.config.ladders:
             versions = self.store.active_versions(entry.game)
             lineups = matchmaking.lineups(entry.key, versions, self.store.ratings(entry.key), entry.sides,
-                                          self.pairings, self.seed, round)
+                                          self.pairings, self.deals.other_seed("matchmaking"), round)
             by_id = {v["id"]: v for v in versions}
             number = 0
             for lineup in lineups:
                 for _ in range(entry.deal_sets_per_pairing):
-                    deal_seed = f"{self.seed}/{entry.key}/{round}/{number}"
-                    specs = self.deal_set_specs(entry, [by_id[v] for v in lineup], deal_seed)
-                    chosen.append((entry.key, list(lineup), deal_seed, specs))
+                    label = f"{entry.key}/{round}/{number}"
+                    deal_seed = self.deals.deal_seed(label)
+                    specs = self.deal_set_specs(entry, [by_id[v] for v in lineup], deal_seed, label)
+                    chosen.append((entry.key, list(lineup), str(deal_seed), specs))
                     number += 1
         return chosen
 
-    def deal_set_specs(self, entry: LadderEntry, versions: Sequence[Mapping[str, Any]], deal_seed: str) -> list[dict[str, Any]]:
+    def deal_set_specs(self, entry: LadderEntry, versions: Sequence[Mapping[str, Any]], deal_seed: int | str,
+                       label: str) -> list[dict[str, Any]]:
         """One match per rotation of the lineup over the sides, all on ``deal_seed``'s deals (as
-        arena.tournaments.schedule.build does); sandboxed whenever a seat is not a house bot."""
+        arena.tournaments.schedule.build does), the bots' seeds keyed by ``label`` (the deal set's);
+        sandboxed whenever a seat is not a house bot."""
         game = self.registry.game(entry.game, entry.options)
         sides = entry.sides
         names = [ratings.version_name(v) for v in versions]
@@ -281,7 +306,7 @@ class Ladder:
                 seats=tuple(names[p] for p in seat_positions),
                 bots=tuple(versions[p]["seat"] for p in seat_positions),
                 settings=tuple({} for _ in seat_positions),
-                bot_seeds=tuple(seat_seed(deal_seed, rotation, s) for s in range(game.players)),
+                bot_seeds=tuple(self.deals.bot_seed(f"{label}/match/{rotation}/seat/{s}") for s in range(game.players)),
                 time_control=entry.time_control.as_dict(),
                 faults=entry.policy.as_dict(),
                 isolation=isolation,

@@ -113,8 +113,8 @@ def routes(ladder: Any) -> list[BaseRoute]:
         match = await read(store.match, match_id)
         if match is None:
             return _not_found_page(f"There is no ladder match {match_id}.")
-        if not match.get("record"):
-            return _not_found_page(f"Match {match_id} is not finished: its replay is there when it ends.")
+        if not match.get("record") or not await read(board.deal_set_over, store, match.get("deal_set")):
+            return _not_found_page(f"Match {match_id}'s deal set is not finished: its replay is there when it ends.")
         try:
             walked = await read(walk, match["record"], ladder.registry.game)
         except RecordError as exc:

@@ -7,7 +7,9 @@ name = "five-hundred-demo"
 game = "five_hundred"
 format = "round_robin"        # or "gauntlet" (then: challenger = "<bot name>")
 deal_sets = 4
-seed = 2026
+# seed = 2026                 # only for the same deals in every fresh run: then they are public
+                              # (whoever reads the file knows every card); without it each run
+                              # deals from a secret kept in its results database (arena.deals)
 parallel = 2                  # matches at once; default: one per core
 isolation = "sandbox"         # or "process", "inprocess": a registered isolation level (default:
                               # sandbox if a bot is not bundled with the arena, else process)
@@ -85,7 +87,7 @@ class TournamentConfig:
     format: str = "round_robin"
     challenger: str | None = None
     deal_sets: int = 2
-    seed: int | str = 0
+    seed: int | str | None = None  # a public seed (the same deals in every run); None: a secret per run
     parallel: int = 0  # 0: one per core
     isolation: str = "process"
     time_control: TimeControl = field(default_factory=TimeControl)
@@ -152,9 +154,10 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
     deal_sets = _typed(head, "deal_sets", int, fail, "[tournament]", default=2)
     if deal_sets < 1:
         raise fail("[tournament] deal_sets", f"expected a whole number >= 1, got {deal_sets}")
-    seed = head.get("seed", 0)
-    if not isinstance(seed, (int, str)) or isinstance(seed, bool):
-        raise fail("[tournament] seed", f"expected an integer or a string, got {seed!r}")
+    seed = head.get("seed")  # None: each run deals from its own secret (arena.deals)
+    if seed is not None and (not isinstance(seed, (int, str)) or isinstance(seed, bool)):
+        raise fail("[tournament] seed", f"expected an integer or a string (a public seed: whoever reads the file "
+                                        f"knows every deal), got {seed!r}")
     parallel = _typed(head, "parallel", int, fail, "[tournament]", default=0)
     if not 0 <= parallel <= 1024:
         raise fail("[tournament] parallel", f"expected a whole number from 0 (one per core) to 1024, got {parallel}")

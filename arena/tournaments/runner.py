@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from arena.errors import ArenaError
 from arena import __version__
+from arena.deals import Deals
 from arena.matches import MatchSpec
 from arena.store import RunLock, Store
 from arena.tournaments import integrity, schedule
@@ -36,14 +37,16 @@ def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: st
                 except OSError as exc:
                     raise ArenaError(f"--fresh: cannot delete {db}{suffix}: {exc.strerror}") from None
         game = registry.game(config.game, config.options)
-        specs = schedule.build(config, game)
+        deals = Deals.of(config.seed)  # a new run's secret (kept only if this run is new: a resumed one has its own)
+        specs = schedule.build(config, game, deals)
         store = Store(db)
     except BaseException:
         lock.release()
         raise
     store.lock = lock
     try:
-        store.begin_tournament(config.name, config.fingerprint(), config.as_dict(), [s.as_dict() for s in specs])
+        store.begin_tournament(config.name, config.fingerprint(), config.as_dict(), [s.as_dict() for s in specs],
+                               deals)
         store.note_version(__version__)  # shown in the board's settings
     except BaseException:
         store.close()

@@ -7,6 +7,9 @@ challenger with every combination of k-1 others. A side is filled by copies of i
 **Duplicate deals**: a deal set is one seeded sequence of deals. Each lineup plays each deal set once
 for every rotation of its bots over the sides, so every bot holds, from every side, the cards its
 opponents held: luck cancels.
+
+**Seeds** come from the run's :class:`arena.deals.Deals`: a secret kept in its store (or the file's
+public ``seed``), never from anything a bot is given.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import itertools
 import math
 from typing import Any
 
-from arena.matches import MatchSpec, seat_seed
+from arena.deals import Deals
+from arena.matches import MatchSpec
 from arena.tournaments.config import TournamentConfig
 
 __all__ = ["MatchSpec", "build", "lineups"]
@@ -56,17 +60,19 @@ def _groups(names: list[str], size: int, at_least_two: bool) -> list[tuple[str, 
     return [g for g in groups if not at_least_two or len(set(g)) >= 2]
 
 
-def build(config: TournamentConfig, game: Any) -> list[MatchSpec]:
-    """Every match of the tournament, in schedule order: deal set, then lineup, then rotation."""
+def build(config: TournamentConfig, game: Any, deals: Deals | None = None) -> list[MatchSpec]:
+    """Every match of the tournament, in schedule order: deal set, then lineup, then rotation; the
+    deal and bot seeds from ``deals`` (default: the file's public seed, else a fresh secret)."""
     from arena.errors import ArenaError
 
     if count(config, game) > MAX_MATCHES:
         raise ArenaError(f"the schedule would hold {count(config, game)} matches; at most {MAX_MATCHES} are allowed")
+    deals = deals or Deals.of(config.seed)
     entries = {bot.name: bot for bot in config.bots}
     sides = game.num_sides
     matches: list[MatchSpec] = []
     for deal_set in range(config.deal_sets):
-        deal_seed = f"{config.seed}/dealset/{deal_set}"
+        deal_seed = deals.deal_seed(f"dealset/{deal_set}")
         for lineup in lineups([b.name for b in config.bots], sides, config.format, config.challenger):
             for rotation in range(sides):
                 by_side = [lineup[(side + rotation) % sides] for side in range(sides)]
@@ -84,7 +90,7 @@ def build(config: TournamentConfig, game: Any) -> list[MatchSpec]:
                         seats=seats,
                         bots=tuple(entries[name].bot for name in seats),
                         settings=tuple(dict(entries[name].settings) for name in seats),
-                        bot_seeds=tuple(seat_seed(config.seed, index, s) for s in range(game.players)),
+                        bot_seeds=tuple(deals.bot_seed(f"match/{index}/seat/{s}") for s in range(game.players)),
                         time_control=config.time_control.as_dict(),
                         faults=config.policy.as_dict(),
                         isolation=config.isolation,

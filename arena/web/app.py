@@ -260,10 +260,11 @@ def _new_table_spec(server: Server, data: dict[str, Any], player: str, table_id:
         seed = daily.daily_seed(server.store.secret(), name, today)
         ranked = not server.store.has_daily(player, name, today)
     else:
-        seed = server.new_seed()
+        seed = server.new_seed()  # a secret of this table alone
         ranked = False
     spec = daily.table_spec(game, table_id=table_id, bots=bots, deal_seed=seed,
-                            nickname=server.store.nickname(player), human_time=server.human_time)
+                            nickname=server.store.nickname(player), human_time=server.human_time,
+                            keyed=mode != "daily")
     return spec, mode, today, ranked
 
 

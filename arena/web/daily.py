@@ -15,6 +15,7 @@ import hmac
 import threading
 from typing import Any
 
+from arena.deals import Deals
 from arena.matches import play_match, seat_seed
 from arena.web.human import PREFIX
 from arena.web.store import WebStore
@@ -35,8 +36,10 @@ def utc_today() -> datetime.date:
 
 
 def table_spec(game: Any, *, table_id: str, bots: list[str], deal_seed: int, nickname: str | None,
-               human_time: float, human_seat: int = HUMAN_SEAT) -> dict[str, Any]:
-    """A table's stored spec: the person in ``human_seat``, ``bots`` in the other seats in order."""
+               human_time: float, human_seat: int = HUMAN_SEAT, keyed: bool = False) -> dict[str, Any]:
+    """A table's stored spec: the person in ``human_seat``, ``bots`` in the other seats in order.
+    ``keyed`` (an ordinary table): the bots' seeds are HMACs keyed by the secret deal seed, so a
+    bot's seed tells nothing of the deal; else (the daily deal) arena.matches.seat_seed of it."""
     seat_bots = list(bots)
     seat_bots.insert(human_seat, PREFIX + table_id)
     names = [(nickname or "person") if seat == human_seat else bot for seat, bot in enumerate(seat_bots)]
@@ -47,7 +50,8 @@ def table_spec(game: Any, *, table_id: str, bots: list[str], deal_seed: int, nic
         "bots": seat_bots,
         "seats": names,
         "deal_seed": deal_seed,
-        "bot_seeds": [seat_seed(deal_seed, 0, seat) for seat in range(game.players)],
+        "bot_seeds": [Deals(secret=deal_seed.to_bytes(8, "big")).bot_seed(f"match/0/seat/{seat}") if keyed
+                      else seat_seed(deal_seed, 0, seat) for seat in range(game.players)],
         "time_control": {"per_decision": float(human_time), "bank": None, "increment": 0.0},
     }
 

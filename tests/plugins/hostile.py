@@ -12,6 +12,7 @@ from typing import Any
 
 from arena.players.base import BotSpec, Player
 from arena.plugins import hookimpl
+from tests.hostile import dealspy
 
 
 class _Legal(Player):
@@ -105,6 +106,7 @@ BOTS = {
     "tamper": ScoreTamperBot,
     "broken-factory": raising_factory,
     "lambda": LAMBDA_FACTORY,
+    "deal-spy": dealspy.make,  # rebuilds the deal from its own seed (tests/hostile/dealspy.py)
 }
 
 
