@@ -11,9 +11,10 @@ So what used to be done between ``fork`` and ``exec`` is done by this small prog
 fresh interpreter started with ``python -I -S`` (no site, no environment, nothing of the arena
 imported), which then replaces itself by the program (same pid)::
 
-    python -I -S launch.py PARENT_PID [--cgroup PROCS_FILE]... [--rlimit RESOURCE:SOFT:HARD]... -- ARGV...
+    python -I -S launch.py PARENT_PID [--cgroup PROCS_FILE]... [--rlimit RESOURCE:SOFT:HARD]... [--cpu N] -- ARGV...
 
-It moves itself into each cgroup (``cgroup.procs``), sets the rlimits, asks for SIGKILL when its
+It moves itself into each cgroup (``cgroup.procs``), sets the rlimits, keeps itself (and so
+everything the program starts) to CPU N, asks for SIGKILL when its
 parent dies (``PR_SET_PDEATHSIG``), exits at once if its parent (the arena, by pid) already died
 before that request, and ``exec``\\ s ARGV. A program that cannot be run is said on its standard
 error, with exit code 127 (as a shell does).
@@ -30,7 +31,7 @@ CANNOT_RUN = 127  # the exit code of a program that could not be run
 
 
 def launcher(argv: list[str], *, parent: int | None = None, cgroups: list[str] | tuple[str, ...] = (),
-             rlimits: list[tuple[int, tuple[int, int]]] | tuple = ()) -> list[str]:
+             rlimits: list[tuple[int, tuple[int, int]]] | tuple = (), cpu: int | None = None) -> list[str]:
     """The command line that runs ``argv`` through this launcher (see the module's docstring)."""
     words = [os.path.realpath(sys.executable), "-I", "-S", os.path.abspath(__file__),
              str(os.getpid() if parent is None else parent)]
@@ -38,6 +39,8 @@ def launcher(argv: list[str], *, parent: int | None = None, cgroups: list[str] |
         words += ["--cgroup", path]
     for which, (soft, hard) in rlimits:
         words += ["--rlimit", f"{which}:{soft}:{hard}"]
+    if cpu is not None:
+        words += ["--cpu", str(cpu)]
     return [*words, "--", *argv]
 
 
@@ -68,6 +71,8 @@ def main(args: list[str]) -> None:
             elif flag == "--rlimit":
                 which, soft, hard = (int(part) for part in value.split(":"))
                 resource.setrlimit(which, (soft, hard))
+            elif flag == "--cpu":
+                os.sched_setaffinity(0, {int(value)})
     except (OSError, ValueError) as exc:
         os.write(2, f"cannot set up {argv[0]!r}: {flag} {value}: {exc}\n".encode("utf-8", "replace"))
         os._exit(CANNOT_RUN)

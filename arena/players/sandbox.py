@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from arena.errors import ArenaError
+from arena.players import syscalls
 from arena.players.launch import launcher
 from arena.players.limits import Cgroup, Limits, explain, rlimits
 from arena.players.trust import ARENA_DISTRIBUTION
@@ -84,6 +85,10 @@ def check_available() -> str:
     if os.geteuid() == 0 and shutil.which("setpriv") is None:
         raise ArenaError("the sandbox isolation level, run as root, drops each bot to a uid of its own with "
                          "`setpriv`, which is not installed: install the Debian package `util-linux`")
+    try:
+        syscalls.program()
+    except syscalls.FilterUnavailable as exc:
+        raise ArenaError(str(exc)) from None
     problem = _works(path)
     if problem:
         raise ArenaError(f"bubblewrap ({path}) cannot make a sandbox on this machine: {problem} (it needs "
@@ -309,6 +314,16 @@ def _with_parents(args: list[str]) -> list[str]:
     return args
 
 
+def match_cpu() -> int | None:
+    """The one CPU every sandbox this process starts runs on: the first it may use itself. A
+    process of the arena plays one match at a time (a tournament's workers, each kept to a CPU of
+    its own, run one each), so the bots of a match share one CPU, and with the filter denying
+    ``sched_setaffinity`` none of their processes can take another."""
+    getaffinity = getattr(os, "sched_getaffinity", None)
+    cpus = getaffinity(0) if getaffinity is not None else None
+    return min(cpus) if cpus else None
+
+
 def sandbox_uid() -> int:
     """An outside uid for one sandbox (the arena being root): its own, as far as the range allows."""
     return UID_BASE + (os.getpid() * 64 + next(_serial)) % UID_SPAN
@@ -354,12 +369,19 @@ class Sandbox:
             [f"cgroup:{key}" for key in (self.cgroup.applied if self.cgroup else [])]
 
     def start(self, *, stdout: int, pass_fds: tuple[int, ...] = (), new_session: bool = False) -> subprocess.Popen:
-        """Start bwrap through the launcher, which joins the sandbox's cgroup, sets its rlimits and
-        its death signal before it becomes bwrap (no preexec_fn: see :mod:`arena.players.launch`)."""
+        """Start bwrap through the launcher, which joins the sandbox's cgroup, sets its rlimits,
+        its CPU and its death signal before it becomes bwrap (no preexec_fn: see
+        :mod:`arena.players.launch`); bwrap loads the system-call filter (:mod:`arena.players.syscalls`)
+        from a descriptor passed to it, just before it runs the bot."""
         procs = [os.path.join(path, "cgroup.procs") for path in (self.cgroup.dirs if self.cgroup else [])]
-        argv = launcher(self.argv, cgroups=procs, rlimits=rlimits(self.limits))
-        self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stdout,
-                                        pass_fds=pass_fds, start_new_session=new_session)
+        seccomp = syscalls.filter_fd()
+        try:
+            argv = launcher([self.argv[0], "--seccomp", str(seccomp), *self.argv[1:]], cgroups=procs,
+                            rlimits=rlimits(self.limits), cpu=match_cpu())
+            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stdout,
+                                            pass_fds=(*pass_fds, seccomp), start_new_session=new_session)
+        finally:
+            os.close(seccomp)  # bwrap has its own copy
         return self.process
 
     def exit_code(self, wait: float = 0.0) -> int | None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import time
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from arena.errors import ArenaError
@@ -17,6 +17,7 @@ from arena.players.hosts import MAX_ANSWER_BYTES, BotCrash
 from arena.players.isolated import _MESSAGE_LIMIT, STARTUP_TIMEOUT, ProcessHost, _decode, _message, _Oversized, \
     _Reader, _write, factory_path
 from arena.players.limits import Limits
+from arena.players import socket_dirs
 from arena.players.logs import CappedLog
 from arena.players.remote import ENV_HOST, ENV_PORT, ENV_SOCKET, CommandHost, UnixAddress, command_argv
 from arena.players.sandbox import SITE, SOCKET_DIR, SOCKET_NAME, Sandbox, python_command, runtime_entries, \
@@ -108,15 +109,33 @@ class SandboxHost(ProcessHost):
         self.log_path = None
 
 
+@dataclass(frozen=True)
+class PinnedSocket(UnixAddress):
+    """A sandboxed program's socket reached through the arena's ``O_PATH`` descriptor of it
+    (:func:`arena.players.socket_dirs.pin_socket`): gRPC connects, and reconnects, to that very
+    socket, never through a link the program put in its place. ``fd`` -1: not found yet (no
+    connection can be made)."""
+
+    fd: int = -1
+
+    @property
+    def target(self) -> str:
+        return f"unix:/proc/self/fd/{self.fd}"
+
+
 class SandboxCommandHost(CommandHost):
     """A ``cmd:`` program in a sandbox: no network, so it serves gRPC on the Unix socket
-    ``$ARENA_BOT_SOCKET`` (``{socket}`` in the command) in a per-match directory of its own."""
+    ``$ARENA_BOT_SOCKET`` (``{socket}`` in the command) in a folder of its own
+    (:mod:`arena.players.socket_dirs`: a capped tmpfs as root), which the arena reaches only once
+    ``bot.sock`` is a socket of the bot's uid, and never through a symbolic link."""
 
     def __init__(self, command: str, *, limits: Limits | None = None, log_path: str | None = None,
                  own: str | None = None, **kwargs: Any):
         self.limits = limits or Limits()
         self.sandbox: Sandbox | None = None
         self.socket_dir: str | None = None
+        self.socket_fd: int | None = None
+        self.uid = os.getuid()
         words = command_argv(command, 0)
         if any("{port}" in word for word in command.split()):
             raise ArenaError(f"the command {command!r} uses {{port}}, but a sandboxed command has no network: it "
@@ -126,16 +145,13 @@ class SandboxCommandHost(CommandHost):
         super().__init__(command, log_path=log_path, log_limit=self.limits.log_size, **kwargs)
 
     def _launch(self) -> None:
-        self.socket_dir = tempfile.mkdtemp(prefix="arena-sock-")
-        uid = sandbox_uid()
-        if os.geteuid() == 0:  # the bot's uid makes its socket there
-            os.chown(self.socket_dir, uid, uid)
-        os.chmod(self.socket_dir, 0o700)
+        uid = self.uid = sandbox_uid() if os.geteuid() == 0 else os.getuid()
+        self.socket_dir = socket_dirs.make(uid)  # the bot's uid makes its socket there
         outside = os.path.join(self.socket_dir, SOCKET_NAME)
         inside = f"{SOCKET_DIR}/{SOCKET_NAME}"
         from arena.players.remote import GrpcHost
 
-        GrpcHost.__init__(self, UnixAddress("unix", outside, 0), **self._host_args)
+        GrpcHost.__init__(self, PinnedSocket("unix", outside, 0), **self._host_args)  # reaches nothing until pinned
         binds, env, chdir, _ = self.view
         env = {**env, **self.extra_env, ENV_SOCKET: inside}
         env.pop(ENV_PORT, None)
@@ -155,6 +171,37 @@ class SandboxCommandHost(CommandHost):
         finally:
             CappedLog.started(output)
 
+    def _wait_ready(self) -> None:
+        if not self._ready and self.socket_fd is None and self._launch_error is None and self.process is not None:
+            self._pin_socket()
+        super()._wait_ready()
+
+    def _pin_socket(self) -> None:
+        """Wait (outside any clock) for ``bot.sock``, then point the channel at it through an
+        ``O_PATH`` descriptor; refuse anything but a socket of the bot's own uid (a symbolic link to
+        a socket the arena may reach and the bot may not would have the arena connect there)."""
+        from arena.players.remote import GrpcHost
+
+        assert self.socket_dir is not None and self.process is not None
+        path = os.path.join(self.socket_dir, SOCKET_NAME)
+        deadline = time.monotonic() + self.startup_timeout
+        while True:
+            try:
+                fd = socket_dirs.pin_socket(path, self.uid)
+                break
+            except FileNotFoundError:
+                pass
+            except (ValueError, OSError) as exc:
+                self._stop()
+                raise BotCrash(f"the command {self.command!r} made its {SOCKET_NAME} {exc}: the arena connects "
+                               f"only to a socket the bot made itself{self._output()}") from None
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                return  # the health check's wait says why (its exit code, or no answer in time)
+            time.sleep(0.02)
+        GrpcHost.close(self)
+        self.socket_fd = fd
+        GrpcHost.__init__(self, PinnedSocket("unix", path, 0, fd), **self._host_args)
+
     def _crash_cause(self, exc: BotCrash) -> BotCrash:
         exc = super()._crash_cause(exc)
         code = self.sandbox.exit_code() if self.sandbox is not None else None
@@ -165,8 +212,11 @@ class SandboxCommandHost(CommandHost):
             self.sandbox.kill()  # everything in it dies with it
             self.process = None  # reaped: no process group of its pid to signal (the pid may be reused)
         super()._stop()
+        if self.socket_fd is not None:
+            os.close(self.socket_fd)
+            self.socket_fd = None
         if self.socket_dir is not None:
-            shutil.rmtree(self.socket_dir, ignore_errors=True)
+            socket_dirs.remove(self.socket_dir)
             self.socket_dir = None
 
 
