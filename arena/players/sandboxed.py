@@ -200,7 +200,7 @@ class SandboxCommandHost(CommandHost):
             time.sleep(0.02)
         GrpcHost.close(self)
         self.socket_fd = fd
-        GrpcHost.__init__(self, PinnedSocket("unix", path, 0, fd), **self._host_args)
+        GrpcHost.__init__(self, PinnedSocket("unix", path, 0, fd=fd), **self._host_args)
 
     def _crash_cause(self, exc: BotCrash) -> BotCrash:
         exc = super()._crash_cause(exc)
