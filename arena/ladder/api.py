@@ -24,6 +24,7 @@ from starlette.routing import Route
 
 from arena.ladder import accounts, submissions, validation
 from arena.ladder.accounts import AccountError
+from arena.web.guard import with_body_limit
 
 SMALL_BODY = 16 * 1024  # bytes of a request without an upload
 log = logging.getLogger(__name__)
@@ -116,8 +117,8 @@ def routes(ladder: Any) -> list[Route]:
 
     validation.resume(ladder)
     return [
-        Route("/api/ladder/authors", authors, methods=["POST"]),
-        Route("/api/ladder/bots", bots, methods=["POST"]),
+        with_body_limit(Route("/api/ladder/authors", authors, methods=["POST"]), SMALL_BODY),
+        with_body_limit(Route("/api/ladder/bots", bots, methods=["POST"]), body_limit(ladder)),
         Route("/api/ladder/bots/{name}/retire", retire, methods=["POST"]),
         Route("/api/ladder/versions/{id}", version, methods=["GET"]),
     ]

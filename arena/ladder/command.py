@@ -99,6 +99,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from arena.plugins import get_registry
     from arena.web.app import create_app
     from arena.web.command import WS_MAX_SIZE, _listen
+    from arena.web.guard import raise_file_limit, uvicorn_config
 
     registry = get_registry()
     ladder = build(args, registry)
@@ -106,8 +107,9 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     app = create_app(args.db, registry=registry, extra_routes=routes)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE, lifespan="on",
-                                            timeout_graceful_shutdown=5))  # an open event stream never holds a stop up for long
+    raise_file_limit()  # every connection holds a file: the usual soft limit of 1,024 is soon reached
+    server = uvicorn.Server(uvicorn_config(app, ws_max_size=WS_MAX_SIZE,
+                                           timeout_graceful_shutdown=5))  # an open event stream never holds a stop up for long
     failure: list[BaseException] = []
 
     def schedule() -> None:

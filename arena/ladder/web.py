@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from arena.errors import RecordError
 from arena.ladder import board
+from arena.web.guard import streaming
 
 STATIC = Path(__file__).with_name("static")
 POLL = 0.5  # seconds between two reads of the store's changes counter
@@ -198,6 +199,6 @@ def routes(ladder: Any) -> list[BaseRoute]:
         get("/api/ladder/bots/{name}", bot_json),
         get("/api/ladder/matches/{id}", match_json),
         get("/api/ladder/me", me_json),
-        get("/api/ladder/events", events),
+        streaming(get("/api/ladder/events", events)),  # counted and limited like WebSockets (arena.web.guard)
         Mount("/ladder/static", StaticFiles(directory=STATIC, check_dir=False), name="ladder-static"),
     ]

@@ -25,7 +25,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.errors import ArenaError, RecordError
-from arena.web import daily
+from arena.web import daily, guard as guarding
+from arena.web.guard import Guard
 from arena.web.store import TableRow, WebStore
 from arena.web.table import Table
 
@@ -452,9 +453,10 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
 def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float = 0.4, human_time: float = 1800.0,
                today: Callable[[], datetime.date] = daily.utc_today,
                new_seed: Callable[[], int] = lambda: secrets.randbits(63),
-               extra_routes: list[BaseRoute] | None = None) -> Starlette:
+               extra_routes: list[BaseRoute] | None = None, guard: Guard | None = None) -> Starlette:
     """The application on the store ``db``: unfinished tables resume when it starts up.
-    ``extra_routes`` (e.g. `arena ladder`'s pages and API) are matched before the tables' own."""
+    ``extra_routes`` (e.g. `arena ladder`'s pages and API) are matched before the tables' own.
+    ``guard``: the limits that keep one client from stalling the server (arena.web.guard)."""
     if registry is None:
         from arena.plugins import get_registry
 
@@ -474,9 +476,9 @@ def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float =
     routes: list[BaseRoute] = [
         *(extra_routes or []),
         Route("/", index),
-        Route("/api/me", me, methods=["GET", "POST"]),
+        guarding.with_body_limit(Route("/api/me", me, methods=["GET", "POST"]), MAX_BODY),
         Route("/api/games", games),
-        Route("/api/tables", tables, methods=["GET", "POST"]),
+        guarding.with_body_limit(Route("/api/tables", tables, methods=["GET", "POST"]), MAX_BODY),
         Route("/api/tables/{id}", table),
         Route("/api/tables/{id}/record", record),
         Route("/tables/{id}/replay", replay),
@@ -484,6 +486,8 @@ def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float =
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    guard = guard or Guard()
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guarding.middleware(guard, routes)])
     app.state.server = server
+    app.state.guard = guard
     return app
