@@ -158,24 +158,16 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 
 def _resume_validations(ladder: Any) -> None:
-    """Validate again what a killed ladder left validating (the submissions' module, if installed)."""
-    try:
-        from arena.ladder import validation
-    except ImportError:
-        return
-    resume = getattr(validation, "resume", None)
-    if resume is not None:
-        resume(ladder)
+    """Install and validate again what a killed ladder left validating."""
+    from arena.ladder import jobs
+
+    jobs.resume(ladder)
 
 
 def _idle_validations() -> None:
-    try:
-        from arena.ladder import validation
-    except ImportError:
-        return
-    idle = getattr(validation, "idle", None)
-    if idle is not None:
-        idle(10.0)
+    from arena.ladder import jobs
+
+    jobs.idle(10.0)
 
 
 @hookimpl

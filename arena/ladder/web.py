@@ -161,10 +161,13 @@ def routes(ladder: Any) -> list[BaseRoute]:
             author = await read(author_of, store, token)
         except AccountError as exc:
             return _error(str(exc), exc.status)
+        from arena.ladder.jobs import position
+
         versions = await read(lambda: store.versions(author=author))
         return JSONResponse({"author": author, "changes": await read(store.changes), "versions": [
             {"id": v["id"], "bot": v["bot"], "version": v["number"], "label": board.label(v), "kind": v["kind"],
              "games": v["games"], "status": v["status"], "reason": v["reason"], "created": v["created"],
+             "queue": position(ladder, v["id"]) if v["status"] == "validating" else None,
              "url": f"/ladder/bots/{v['bot']}"} for v in reversed(versions)]})
 
     # -- the live feed ----------------------------------------------------------------------------

@@ -178,10 +178,19 @@ async def me(request: Request, server: Server, player: str) -> tuple[Any, int]:
     if request.method == "POST":
         data = await _body(request)
         nickname = data.get("nickname")
-        if not isinstance(nickname, str) or not _NICKNAME.match(nickname.strip()):
+        if not isinstance(nickname, str) or not _NICKNAME.match(nickname.strip()) or not _encodes(nickname):
             raise BadRequest("'nickname' must be 1 to 24 printable characters")
         server.store.set_nickname(player, nickname.strip())
     return {"id": player, "nickname": server.store.nickname(player)}, 200
+
+
+def _encodes(text: str) -> bool:
+    """Whether ``text`` is storable UTF-8 (JSON may carry a lone surrogate, "\\ud800", which is not)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def describe_game(registry: Any, name: str) -> dict[str, Any]:
