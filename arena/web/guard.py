@@ -245,7 +245,7 @@ def protocol(header_timeout: float) -> type:
             if armed == self._armed and self.conn.their_state is h11.IDLE and not self.transport.is_closing():
                 self.transport.close()
 
-        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._arm()
 
