@@ -97,10 +97,11 @@ def serving(app: Any) -> Iterator[str]:
     import uvicorn
 
     from arena.web.command import _listen
+    from arena.web.guard import uvicorn_config
 
     sock = _listen("127.0.0.1", 0)
     host, port = sock.getsockname()[:2]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2))
+    server = uvicorn.Server(uvicorn_config(app, timeout_graceful_shutdown=2))  # guarded as the commands' servers are
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -42,8 +42,13 @@ def settled(ladder, version, timeout=120.0):
         time.sleep(0.1)
 
 
+def submitted(ladder, body):
+    """Submit as alice; the version once installed and validated (in the ladder's install queue)."""
+    return settled(ladder, submissions.submit(ladder, "alice", body))
+
+
 def module(ladder, name, file, games=("five_hundred",)):
-    return settled(ladder, submissions.submit(ladder, "alice", harness.python_body(name, harness.HERE / file,
+    return settled(ladder, submitted(ladder, harness.python_body(name, harness.HERE / file,
                                                                                    list(games))))
 
 
@@ -80,8 +85,8 @@ def test_two_submissions_at_once_cannot_both_pass_the_rate_limit(ladder, monkeyp
     def send(name):
         start.wait()
         try:
-            outcomes.append(submissions.submit(ladder, "alice", harness.python_body(name, harness.HERE / "first_legal.py",
-                                                                                   ["five_hundred"]))["status"])
+            outcomes.append(submissions.submit(ladder, "alice", harness.python_body(
+                name, harness.HERE / "first_legal.py", ["five_hundred"]))["status"])
         except AccountError as exc:
             outcomes.append(exc.status)
 
@@ -114,19 +119,19 @@ def test_each_declared_game_is_smoke_tested_and_named_in_the_reason(ladder):
     assert version["reason"].startswith("fifty_six: too slow: "), version["reason"]
 
 
-def test_a_module_that_does_not_compile_is_refused_at_once(ladder):
+def test_a_module_that_does_not_compile_is_refused_before_its_smoke_match(ladder):
     body = {"name": "syntax", "kind": "python", "games": ["five_hundred"], "filename": "syntax.py",
             "content_base64": base64.b64encode(b"def make(:\n").decode()}
-    version = submissions.submit(ladder, "alice", body)
+    version = submitted(ladder, body)
     assert version["status"] == "refused" and version["reason"].startswith("does not start: syntax.py does not compile")
 
 
 def test_a_wheel_is_installed_without_running_it_here_and_names_its_bot(ladder, tmp_path):
     wheel = harness.build_wheel(tmp_path)
-    several = submissions.submit(ladder, "alice", harness.python_body("pkg", wheel, ["five_hundred"]))
+    several = submitted(ladder, harness.python_body("pkg", wheel, ["five_hundred"]))
     assert several["status"] == "refused"
     assert "registers 2 bots (sample_first, sample_seeded)" in several["reason"]
-    chosen = settled(ladder, submissions.submit(ladder, "alice", harness.python_body("pkg", wheel, ["five_hundred"],
+    chosen = settled(ladder, submitted(ladder, harness.python_body("pkg", wheel, ["five_hundred"],
                                                                                       bot="sample_first")))
     assert chosen["status"] == "active", chosen["reason"]
     assert chosen["number"] == 2 and chosen["seat"].endswith("#ladder_sample_bot.plugin:make_first")
@@ -136,23 +141,23 @@ def test_a_wheel_is_installed_without_running_it_here_and_names_its_bot(ladder, 
     import sys
 
     assert "ladder_sample_bot" not in sys.modules  # never imported by the arena's process
-    missing = submissions.submit(ladder, "alice", harness.python_body("pkg2", wheel, ["five_hundred"], bot="nope"))
+    missing = submitted(ladder, harness.python_body("pkg2", wheel, ["five_hundred"], bot="nope"))
     assert missing["status"] == "refused" and "registers no bot 'nope'" in missing["reason"]
-    other = submissions.submit(ladder, "alice", harness.python_body("pkg3", wheel, ["all_fours"], bot="sample_first"))
+    other = submitted(ladder, harness.python_body("pkg3", wheel, ["all_fours"], bot="sample_first"))
     assert other["status"] == "refused"
     assert other["reason"] == "the bot does not play all_fours: it plays five_hundred, fifty_six"
 
 
 def test_an_sdist_is_built_in_a_sandbox_then_installed(ladder, tmp_path):
     sdist = harness.build_sdist(tmp_path)
-    version = settled(ladder, submissions.submit(ladder, "alice", harness.python_body("src", sdist, ["five_hundred"],
+    version = settled(ladder, submitted(ladder, harness.python_body("src", sdist, ["five_hundred"],
                                                                                        bot="sample_seeded")))
     assert version["status"] == "active", version["reason"]
     assert version["seat"].endswith("#ladder_sample_bot.plugin:make_seeded")
 
 
 def test_a_wheel_that_does_not_install_is_refused_with_pips_reason(ladder, tmp_path):
-    version = submissions.submit(ladder, "alice", harness.python_body("bad", harness.broken_wheel(tmp_path),
+    version = submitted(ladder, harness.python_body("bad", harness.broken_wheel(tmp_path),
                                                                       ["five_hundred"]))
     assert version["status"] == "refused"
     assert version["reason"].startswith("does not install: ") and ".dist-info" in version["reason"]
@@ -166,13 +171,13 @@ def test_a_package_without_trick_arena_entry_points_is_refused(ladder, tmp_path)
         archive.writestr("plain-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
                          "Tag: py3-none-any\n")
         archive.writestr("plain-1.0.dist-info/RECORD", "")
-    version = submissions.submit(ladder, "alice", harness.python_body("plain", path, ["five_hundred"]))
+    version = submitted(ladder, harness.python_body("plain", path, ["five_hundred"]))
     assert version["status"] == "refused" and "no entry point in the trick_arena group" in version["reason"]
 
 
 def test_a_program_runs_sandboxed_from_its_files(ladder):
     script = (harness.HERE / "program" / "bot.py").read_bytes()
-    version = settled(ladder, submissions.submit(ladder, "alice", program_body("prog", {"bot.py": script},
+    version = settled(ladder, submitted(ladder, program_body("prog", {"bot.py": script},
                                                                                "python3 bot.py {socket}")))
     assert version["status"] == "active", version["reason"]
     files = os.path.join(ladder.data_dir, "versions", "prog", "1", "files")
@@ -182,7 +187,7 @@ def test_a_program_runs_sandboxed_from_its_files(ladder):
 def test_a_program_that_exits_at_once_is_refused(ladder):
     body = program_body("mute", {"bot.py": b"import sys\nprint('no server here')\nsys.exit(3)\n"},
                         "python3 bot.py {socket}")
-    version = settled(ladder, submissions.submit(ladder, "alice", body))
+    version = settled(ladder, submitted(ladder, body))
     assert version["status"] == "refused" and version["reason"].startswith("does not start: "), version["reason"]
     assert "no server here" in version["reason"]
 
@@ -194,7 +199,7 @@ def test_a_program_that_exits_at_once_is_refused(ladder):
     ({"bot.py": b"x"}, "python3 bot.py --port {port}", "{port}"),
 ])
 def test_a_program_archive_or_command_that_reaches_outside_is_refused(ladder, files, command, reason):
-    version = submissions.submit(ladder, "alice", program_body("outside", files, command))
+    version = submitted(ladder, program_body("outside", files, command))
     assert version["status"] == "refused" and reason in version["reason"], version["reason"]
 
 
@@ -222,7 +227,7 @@ def test_a_grpc_endpoint_is_validated_and_a_dead_one_refused(ladder):
 
     server = serve_player(make, name="remote-first", owner_key=accounts.endpoint_key(ladder.store, "alice"))
     try:
-        version = settled(ladder, submissions.submit(ladder, "alice", {
+        version = settled(ladder, submitted(ladder, {
             "name": "remote", "kind": "grpc", "games": ["five_hundred"], "endpoint": f"grpc://127.0.0.1:{server.port}"}))
     finally:
         server.stop(1.0)
@@ -232,11 +237,11 @@ def test_a_grpc_endpoint_is_validated_and_a_dead_one_refused(ladder):
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
-    dead = settled(ladder, submissions.submit(ladder, "alice", {
+    dead = settled(ladder, submitted(ladder, {
         "name": "dead", "kind": "grpc", "games": ["five_hundred"], "endpoint": f"grpc://127.0.0.1:{port}"}))
     assert dead["status"] == "refused" and dead["reason"].startswith("does not start: "), dead["reason"]
     with pytest.raises(AccountError) as bad:
-        submissions.submit(ladder, "alice", {"name": "bad", "kind": "grpc", "games": ["five_hundred"],
+        submitted(ladder, {"name": "bad", "kind": "grpc", "games": ["five_hundred"],
                                              "endpoint": "http://example:1"})
     assert bad.value.status == 400 and "grpc://HOST:PORT" in str(bad.value) and ladder.store.bot("bad") is None
 
@@ -312,13 +317,13 @@ def test_a_wheels_requirements_are_installed_into_its_own_site_and_a_missing_one
                         entry_points="[trick_arena]\ntests_needs_lib = tests_needs_lib.plugin\n")
     monkeypatch.setenv("PIP_NO_INDEX", "1")
     monkeypatch.setenv("PIP_FIND_LINKS", str(index))
-    version = settled(ladder, submissions.submit(ladder, "alice", harness.python_body("needs", needs, ["five_hundred"])))
+    version = settled(ladder, submitted(ladder, harness.python_body("needs", needs, ["five_hundred"])))
     assert version["status"] == "active", version["reason"]
     site = os.path.join(version["path"], "site")
     assert sorted(name for name in os.listdir(site) if not name.endswith(".dist-info")) == ["tests_dep_lib",
                                                                                             "tests_needs_lib"]
     monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "empty"))
-    missing = submissions.submit(ladder, "alice", harness.python_body("needs2", needs, ["five_hundred"]))
+    missing = submitted(ladder, harness.python_body("needs2", needs, ["five_hundred"]))
     assert missing["status"] == "refused" and missing["reason"].startswith("does not install: ")
     assert "tests-dep-lib" in missing["reason"], missing["reason"]
 
@@ -360,7 +365,7 @@ def test_a_python_version_sees_its_own_site_and_not_the_ladders_files(ladder, tm
             assert handle.read(1)
     body = {"name": "snoop", "kind": "python", "games": ["five_hundred"], "filename": "snoop.py",
             "content_base64": base64.b64encode(SNOOP.format(targets=targets).encode()).decode()}
-    version = settled(ladder, submissions.submit(ladder, "alice", body))
+    version = settled(ladder, submitted(ladder, body))
     assert version["status"] == "active", version["reason"]
 
 
@@ -405,5 +410,5 @@ def test_a_program_sees_its_own_files_and_nothing_else_of_the_ladders(ladder, tm
             assert handle.read(1)
     body = program_body("psnoop", {"bot.py": PROGRAM_SNOOP.format(targets=targets).encode(), "data.txt": b"mine"},
                         "python3 bot.py {socket}")
-    version = settled(ladder, submissions.submit(ladder, "alice", body))
+    version = settled(ladder, submitted(ladder, body))
     assert version["status"] == "active", version["reason"]

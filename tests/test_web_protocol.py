@@ -152,7 +152,7 @@ def test_one_tables_bad_input_leaves_another_table_alone(client):
     (json.dumps({"game": "all_fours", "bots": ["heuristic", "nobody", "random"]}), 400, "seat 2: 'nobody' is not an installed bot"),
     (json.dumps({"game": "all_fours", "bots": ["heuristic", "grpc://x:1", "random"]}), 400, "is not an installed bot"),
     (json.dumps({"game": "all_fours", "seed": 7}), 400, "unknown field 'seed'"),
-    ("x" * 20000, 400, "at most"),
+    ("x" * 20000, 413, "over the limit"),  # refused before the route reads it (arena.web.guard)
 ])
 def test_bad_new_table_requests_say_what_is_wrong(client, body, status, words):
     response = client.post("/api/tables", content=body, headers={"content-type": "application/json"})

@@ -20,8 +20,9 @@ from websockets.sync.client import connect
 ARENA = [sys.executable, "-m", "arena.cli"]
 
 
-def serve(*args: str) -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen([*ARENA, "serve", "--port", "0", "--pace", "0", *args], stdout=subprocess.PIPE,
+def serve(*args: str, prefix: list[str] | None = None) -> tuple[subprocess.Popen, str]:
+    """``arena serve --port 0 --pace 0 ARGS`` (after ``prefix``, e.g. prlimit); (process, "host:port")."""
+    process = subprocess.Popen([*(prefix or []), *ARENA, "serve", "--port", "0", "--pace", "0", *args], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline()  # type: ignore[union-attr]
     match = re.search(r"http://([\d.]+):(\d+)/", line)

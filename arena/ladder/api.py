@@ -22,8 +22,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from arena.ladder import accounts, submissions, validation
+from arena.ladder import accounts, jobs, submissions
 from arena.ladder.accounts import AccountError
+from arena.web.guard import with_body_limit
 
 SMALL_BODY = 16 * 1024  # bytes of a request without an upload
 log = logging.getLogger(__name__)
@@ -84,7 +85,7 @@ def _errors(handler: Handler) -> Handler:
 def routes(ladder: Any) -> list[Route]:
     """The authors' routes of ``ladder`` (an arena.ladder.scheduler.Ladder: its ``store``,
     ``registry``, ``config``, ``data_dir``, ``max_upload``, ``rate_limit``). Versions left
-    'validating' by an earlier run are validated again now."""
+    'validating' by an earlier run are queued again now (installed, then validated)."""
     store = ladder.store
 
     @_errors
@@ -100,13 +101,13 @@ def routes(ladder: Any) -> list[Route]:
         author = await run_in_threadpool(accounts.author_of, store, _token(request))
         data = await _json(request, body_limit(ladder))
         version = await run_in_threadpool(submissions.submit, ladder, author, data)
-        return JSONResponse(submissions.public(version), status_code=201)
+        return JSONResponse(submissions.public(version, ladder), status_code=201)
 
     @_errors
     async def retire(request: Request) -> Response:
         author = await run_in_threadpool(accounts.author_of, store, _token(request))
         retired = await run_in_threadpool(submissions.retire, ladder, author, request.path_params["name"])
-        return JSONResponse({"bot": request.path_params["name"], "retired": [submissions.public(v) for v in retired]})
+        return JSONResponse({"bot": request.path_params["name"], "retired": [submissions.public(v, ladder) for v in retired]})
 
     @_errors
     async def version(request: Request) -> Response:
@@ -114,12 +115,12 @@ def routes(ladder: Any) -> list[Route]:
         found = store.version(int(text)) if text.isdigit() and len(text) < 12 else None
         if found is None:
             raise AccountError(f"no version has id {text!r}", 404)
-        return JSONResponse(submissions.public(found))
+        return JSONResponse(submissions.public(found, ladder))
 
-    validation.resume(ladder)
+    jobs.resume(ladder)
     return [
-        Route("/api/ladder/authors", authors, methods=["POST"]),
-        Route("/api/ladder/bots", bots, methods=["POST"]),
+        with_body_limit(Route("/api/ladder/authors", authors, methods=["POST"]), SMALL_BODY),
+        with_body_limit(Route("/api/ladder/bots", bots, methods=["POST"]), body_limit(ladder)),
         Route("/api/ladder/bots/{name}/retire", retire, methods=["POST"]),
         Route("/api/ladder/versions/{id}", version, methods=["GET"]),
     ]

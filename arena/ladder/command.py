@@ -104,6 +104,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from arena.plugins import get_registry
     from arena.web.app import create_app
     from arena.web.command import WS_MAX_SIZE, _listen
+    from arena.web.guard import raise_file_limit, uvicorn_config
 
     registry = get_registry()
     ladder = build(args, registry)
@@ -111,8 +112,9 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     app = create_app(args.db, registry=registry, extra_routes=routes)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE, lifespan="on",
-                                            timeout_graceful_shutdown=5))  # an open event stream never holds a stop up for long
+    raise_file_limit()  # every connection holds a file: the usual soft limit of 1,024 is soon reached
+    server = uvicorn.Server(uvicorn_config(app, ws_max_size=WS_MAX_SIZE,
+                                           timeout_graceful_shutdown=5))  # an open event stream never holds a stop up for long
     failure: list[BaseException] = []
 
     def schedule() -> None:
@@ -161,24 +163,16 @@ def _interrupt(signum: int, frame: Any) -> None:
 
 
 def _resume_validations(ladder: Any) -> None:
-    """Validate again what a killed ladder left validating (the submissions' module, if installed)."""
-    try:
-        from arena.ladder import validation
-    except ImportError:
-        return
-    resume = getattr(validation, "resume", None)
-    if resume is not None:
-        resume(ladder)
+    """Install and validate again what a killed ladder left validating."""
+    from arena.ladder import jobs
+
+    jobs.resume(ladder)
 
 
 def _idle_validations() -> None:
-    try:
-        from arena.ladder import validation
-    except ImportError:
-        return
-    idle = getattr(validation, "idle", None)
-    if idle is not None:
-        idle(10.0)
+    from arena.ladder import jobs
+
+    jobs.idle(10.0)
 
 
 @hookimpl

@@ -33,6 +33,7 @@ import sys
 import tarfile
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -324,7 +325,11 @@ def unpack(archive: bytes, target: Path, limit: int = MAX_UNPACKED) -> None:
     links, devices, too many files, or more than ``limit`` bytes unpacked."""
     total = 0
     if zipfile.is_zipfile(io.BytesIO(archive)):
-        with zipfile.ZipFile(io.BytesIO(archive)) as zipped:
+        try:
+            zipped = zipfile.ZipFile(io.BytesIO(archive))
+        except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
+            raise InstallError(f"the archive is damaged: {exc}") from None
+        with zipped:
             infos = zipped.infolist()
             if len(infos) > MAX_MEMBERS:
                 raise InstallError(f"the archive has {len(infos)} files, over the limit of {MAX_MEMBERS}")
@@ -338,7 +343,10 @@ def unpack(archive: bytes, target: Path, limit: int = MAX_UNPACKED) -> None:
                 if total > limit:
                     raise InstallError(f"the archive unpacks to more than {limit} bytes, over the limit")
             for info in infos:
-                zipped.extract(info, target)
+                try:  # a member whose sizes or checksum lie is found only as it is read
+                    zipped.extract(info, target)
+                except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as exc:
+                    raise InstallError(f"the archive is damaged: its member {info.filename!r}: {exc}") from None
                 mode = (info.external_attr >> 16) & 0o777
                 if mode and not info.is_dir():
                     os.chmod(target / info.filename, (mode | 0o444) & 0o755)
@@ -365,7 +373,10 @@ def unpack(archive: bytes, target: Path, limit: int = MAX_UNPACKED) -> None:
                 total += member.size
                 if total > limit:
                     raise InstallError(f"the archive unpacks to more than {limit} bytes, over the limit")
-            opened.extractall(target, filter="data")
+            try:
+                opened.extractall(target, filter="data")
+            except (tarfile.TarError, zlib.error, EOFError, OSError, ValueError) as exc:
+                raise InstallError(f"the archive is damaged: {exc}") from None
     for root, dirs, files in os.walk(target):  # readable to the sandbox's uid, writable to nobody but the arena
         for name in dirs:
             os.chmod(os.path.join(root, name), 0o755)
@@ -402,6 +413,8 @@ def resolve_command(command: str, files: Path) -> str:
                "by name (python3, node, sh)")
     resolved = []
     for position, word in enumerate(words):
+        if "\0" in word:
+            raise InstallError(f"the command's word {word[:60]!r} holds a NUL character")
         if "{socket}" in word:
             if position == 0 or not _SOCKET_WORD.fullmatch(word):
                 raise InstallError(f"the command's word {word!r}: {{socket}} may follow an option's name "

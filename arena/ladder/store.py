@@ -257,6 +257,11 @@ class LadderStore(SharedSQLite):
             if status == "active":
                 self._retire_others(db, version_id)
 
+    def set_installed(self, version_id: int, seat: str, path: str) -> None:
+        """A queued version's seat and files, once installed (both '' when its files are removed)."""
+        with self._transaction() as db:
+            db.execute("UPDATE ladder_versions SET seat = ?, path = ? WHERE id = ?", (seat, path, version_id))
+
     def versions(self, bot: str | None = None, status: str | None = None,
                  author: str | None = None) -> list[dict[str, Any]]:
         where: list[str] = []

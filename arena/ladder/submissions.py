@@ -1,9 +1,10 @@
 """Submitting, replacing and retiring bots: a submission is a new *version* of a named bot.
 
-:func:`submit` checks the request (kind, games, the author's rate limit, the bot's owner), installs
-the version's files (:mod:`arena.ladder.install`) and stores it 'validating' (or 'refused' with the
-reason when it does not install), then starts its validation in the background
-(:mod:`arena.ladder.validation`). A version that becomes active retires the bot's previous one.
+:func:`submit` checks the request (kind, games, the author's rate limit and share of the install
+queue, the bot's owner), stores the version 'validating' with its upload kept aside, and returns at
+once: the version is installed (:mod:`arena.ladder.install`) and validated
+(:mod:`arena.ladder.validation`) in the ladder's bounded background queue (:mod:`arena.ladder.jobs`).
+A version that becomes active retires the bot's previous one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import threading
 import time
 from typing import Any, Hashable, Mapping
 
-from arena.ladder import accounts, install, validation
+from arena.ladder import accounts, install, jobs
 from arena.ladder.accounts import AccountError, owned_bot
 from arena.ladder.store import LadderStore
 
@@ -72,32 +73,37 @@ def _decoded(ladder: Any, data: Mapping[str, Any], key: str, kind: str) -> bytes
 
 
 def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
-    """Store a new version of ``data["name"]`` for ``author`` and start its validation; the version.
+    """Store a new version of ``data["name"]`` for ``author``, 'validating', and queue its install
+    and validation (arena.ladder.jobs); the version, at once.
 
     SubmissionError (nothing stored) for a bad request: 400, 403 (another author's bot), 409, 413
-    (over the size limit), 429 (over the rate limit). A version that does not install is stored
-    'refused' with the reason, like one that fails validation."""
+    (over the size limit), 429 (over the rate limit, or the author's share of the queue), 503 (the
+    queue is full). A version that does not install is then 'refused' with the reason, like one
+    that fails validation, and its files are removed."""
     store: LadderStore = ladder.store
     kind = data.get("kind")
     if kind not in KINDS:
         raise SubmissionError(f"\"kind\" must be one of {', '.join(KINDS)}, not {kind!r}", 400)
     games = _games(ladder, data.get("games"))
     content = b""
-    filename = wanted = command = endpoint = None  # each kind sets its own
+    details: dict[str, Any] = {}
+    seat = ""  # a python or program version gets its seat once installed
     if kind == "python":
         content = _decoded(ladder, data, "content_base64", kind)
         filename = _field(data, "filename", kind)
         wanted = data.get("bot") or None
         if not isinstance(filename, str) or wanted is not None and not isinstance(wanted, str):
             raise SubmissionError("\"filename\" and \"bot\" must be strings", 400)
+        details = {"filename": filename, "bot": wanted}
     elif kind == "program":
         content = _decoded(ladder, data, "archive_base64", kind)
         command = _field(data, "command", kind)
         if not isinstance(command, str):
             raise SubmissionError("\"command\" must be a string", 400)
+        details = {"command": command, "limit": max_upload(ladder)}
     else:
         try:  # a malformed endpoint is a bad request: nothing to store
-            endpoint = install.check_endpoint(_field(data, "endpoint", kind))
+            seat = install.check_endpoint(_field(data, "endpoint", kind)).seat
         except install.InstallError as exc:
             raise SubmissionError(str(exc), 400) from None
     registry = getattr(ladder, "registry", None)
@@ -111,49 +117,25 @@ def submit(ladder: Any, author: str, data: Mapping[str, Any]) -> dict[str, Any]:
         if recent >= limit:
             raise SubmissionError(f"{author} submitted {recent} versions in the last hour, the limit is {limit}: "
                                   "try again later", 429)
+        jobs.check_room(ladder, author)
         name = owned_bot(store, author, name, create=True)
-        if endpoint is not None:  # the author's key in its seat: every match start checks the endpoint answers it
-            _check_endpoint_free(store, author, endpoint)
-            endpoint = install.Installed(f"{endpoint.seat}?owner={accounts.endpoint_key(store, author)}", None)
-        version, number = _store_version(ladder, store, name, kind, filename, content, wanted, command, endpoint, games)
-    if version["status"] != "validating":  # refused as it installed
-        return version
-    if version["number"] != number:  # another process wrote a version of this bot meanwhile: its files differ
-        store.set_status(version["id"], "refused", "submitted twice at once: submit again")
-        return store.version(version["id"]) or version
-    validation.start(ladder, version["id"])
+        if kind == "grpc":  # the author's key in its seat: every match start checks the endpoint answers it
+            _check_endpoint_free(store, author, seat)
+            seat = f"{seat}?owner={accounts.endpoint_key(store, author)}"
+        version = store.add_version(name, kind, seat, games, "validating")
+        if kind != "grpc":
+            try:
+                jobs.save_upload(ladder, version["id"], content, details)
+            except OSError as exc:
+                store.set_status(version["id"], "refused", f"the server could not keep the upload: {exc.strerror}")
+                return store.version(version["id"]) or version
+        jobs.enqueue(ladder, version["id"], author)
     return version
 
 
-def _store_version(ladder: Any, store: LadderStore, name: str, kind: str, filename: Any, content: bytes, wanted: Any,
-                   command: Any, endpoint: Any, games: list[str]) -> tuple[dict[str, Any], int]:
-    """Install the new version's files and store it: refused with the reason, or validating."""
-    with _lock(name):
-        number = 1 + max((v["number"] for v in store.versions(bot=name)), default=0)
-        directory = install.version_dir(ladder.data_dir, name, number)
-        try:
-            if kind == "python":
-                installed = install.install_python(directory, filename, content, wanted)
-            elif kind == "program":
-                installed = install.install_program(directory, content, command,
-                                                    max(install.MAX_UNPACKED, 4 * max_upload(ladder)))
-            else:
-                installed = endpoint
-            if installed.games is not None:
-                missing = [g for g in games if g not in installed.games]
-                if missing:
-                    raise install.InstallError(f"the bot does not play {', '.join(missing)}: it plays "
-                                               f"{', '.join(installed.games)}")
-        except install.InstallError as exc:
-            return store.add_version(name, kind, "", games, "refused", validation.scrub(ladder, str(exc)),
-                                     str(directory) if directory.exists() else ""), number
-        return store.add_version(name, kind, installed.seat, games, "validating", "",
-                                 str(directory) if kind != "grpc" else ""), number
-
-
-def _check_endpoint_free(store: LadderStore, author: str, endpoint: install.Installed) -> None:
+def _check_endpoint_free(store: LadderStore, author: str, seat: str) -> None:
     """One endpoint, one author: its host and port (whatever the scheme) are not another author's."""
-    mine = install.endpoint_target(endpoint.seat)
+    mine = install.endpoint_target(seat)
     for version in store.versions():
         if version["kind"] == "grpc" and version["author"] != author and version["seat"] \
                 and install.endpoint_target(version["seat"]) == mine:
@@ -173,7 +155,11 @@ def retire(ladder: Any, author: str, name: Any) -> list[dict[str, Any]]:
     return [v for v in retired if v is not None]
 
 
-def public(version: Mapping[str, Any]) -> dict[str, Any]:
-    """What the API shows of a version (not its files' path on the server)."""
-    return {key: version.get(key) for key in ("id", "bot", "number", "kind", "games", "status", "reason", "created",
-                                              "author")}
+def public(version: Mapping[str, Any], ladder: Any = None) -> dict[str, Any]:
+    """What the API shows of a version (not its files' path on the server); with ``ladder``, its
+    place in the install queue (``queue``: 0 being installed or validated, N with N-1 before it)."""
+    shown = {key: version.get(key) for key in ("id", "bot", "number", "kind", "games", "status", "reason", "created",
+                                               "author")}
+    if ladder is not None and version.get("status") == "validating":
+        shown["queue"] = jobs.position(ladder, int(version["id"]))
+    return shown

@@ -148,10 +148,15 @@ def start(ladder: Any, version_id: int) -> threading.Thread | None:
 
 
 def idle(timeout: float) -> bool:
-    """Wait until no validation runs (a ladder stopping, a test ending); False after ``timeout``."""
+    """Wait until no validation runs, nor any install queue (arena.ladder.jobs) has work (a
+    ladder stopping, a test ending); False after ``timeout``."""
     import time
 
+    from arena.ladder import jobs
+
     deadline = time.monotonic() + timeout
+    if not jobs.idle(timeout):
+        return False
     while True:
         with _running_lock:
             if not _running:

@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from arena.errors import RecordError
 from arena.ladder import board
 from arena.ladder.accounts import is_name
+from arena.web.guard import streaming
 
 STATIC = Path(__file__).with_name("static")
 POLL = 0.5  # seconds between two reads of the store's changes counter
@@ -159,11 +160,14 @@ def routes(ladder: Any) -> list[BaseRoute]:
             author = await read(author_of, store, token)
         except AccountError as exc:
             return _error(str(exc), exc.status)
+        from arena.ladder.jobs import position
+
         versions = await read(lambda: store.versions(author=author))
         key = await read(endpoint_key, store, author)
         return JSONResponse({"author": author, "endpoint_key": key, "changes": await read(store.changes), "versions": [
             {"id": v["id"], "bot": v["bot"], "version": v["number"], "label": board.label(v), "kind": v["kind"],
              "games": v["games"], "status": v["status"], "reason": v["reason"], "created": v["created"],
+             "queue": position(ladder, v["id"]) if v["status"] == "validating" else None,
              "url": f"/ladder/bots/{v['bot']}"} for v in reversed(versions)]})
 
     # -- the live feed ----------------------------------------------------------------------------
@@ -198,6 +202,6 @@ def routes(ladder: Any) -> list[BaseRoute]:
         get("/api/ladder/bots/{name}", bot_json),
         get("/api/ladder/matches/{id}", match_json),
         get("/api/ladder/me", me_json),
-        get("/api/ladder/events", events),
+        streaming(get("/api/ladder/events", events)),  # counted and limited like WebSockets (arena.web.guard)
         Mount("/ladder/static", StaticFiles(directory=STATIC, check_dir=False), name="ladder-static"),
     ]

@@ -25,7 +25,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.errors import ArenaError, RecordError
-from arena.web import daily
+from arena.web import daily, guard as guarding
+from arena.web.guard import Guard
 from arena.web.store import TableRow, WebStore
 from arena.web.table import Table
 
@@ -177,10 +178,19 @@ async def me(request: Request, server: Server, player: str) -> tuple[Any, int]:
     if request.method == "POST":
         data = await _body(request)
         nickname = data.get("nickname")
-        if not isinstance(nickname, str) or not _NICKNAME.match(nickname.strip()):
+        if not isinstance(nickname, str) or not _NICKNAME.match(nickname.strip()) or not _encodes(nickname):
             raise BadRequest("'nickname' must be 1 to 24 printable characters")
         server.store.set_nickname(player, nickname.strip())
     return {"id": player, "nickname": server.store.nickname(player)}, 200
+
+
+def _encodes(text: str) -> bool:
+    """Whether ``text`` is storable UTF-8 (JSON may carry a lone surrogate, "\\ud800", which is not)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def describe_game(registry: Any, name: str) -> dict[str, Any]:
@@ -453,9 +463,10 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
 def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float = 0.4, human_time: float = 1800.0,
                today: Callable[[], datetime.date] = daily.utc_today,
                new_seed: Callable[[], int] = lambda: secrets.randbits(63),
-               extra_routes: list[BaseRoute] | None = None) -> Starlette:
+               extra_routes: list[BaseRoute] | None = None, guard: Guard | None = None) -> Starlette:
     """The application on the store ``db``: unfinished tables resume when it starts up.
-    ``extra_routes`` (e.g. `arena ladder`'s pages and API) are matched before the tables' own."""
+    ``extra_routes`` (e.g. `arena ladder`'s pages and API) are matched before the tables' own.
+    ``guard``: the limits that keep one client from stalling the server (arena.web.guard)."""
     if registry is None:
         from arena.plugins import get_registry
 
@@ -475,9 +486,9 @@ def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float =
     routes: list[BaseRoute] = [
         *(extra_routes or []),
         Route("/", index),
-        Route("/api/me", me, methods=["GET", "POST"]),
+        guarding.with_body_limit(Route("/api/me", me, methods=["GET", "POST"]), MAX_BODY),
         Route("/api/games", games),
-        Route("/api/tables", tables, methods=["GET", "POST"]),
+        guarding.with_body_limit(Route("/api/tables", tables, methods=["GET", "POST"]), MAX_BODY),
         Route("/api/tables/{id}", table),
         Route("/api/tables/{id}/record", record),
         Route("/tables/{id}/replay", replay),
@@ -485,6 +496,8 @@ def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float =
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    guard = guard or Guard()
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guarding.middleware(guard, routes)])
     app.state.server = server
+    app.state.guard = guard
     return app

@@ -52,6 +52,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from arena.web.app import create_app
+    from arena.web.guard import raise_file_limit, uvicorn_config
 
     if not 0 <= args.port <= 65535:
         raise ArenaError(f"--port {args.port} is not a port (0 to 65535)")
@@ -62,9 +63,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(args.db, pace=args.pace, human_time=args.human_time)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
+    raise_file_limit()  # every connection holds a file: the usual soft limit of 1,024 is soon reached
     print(f"arena serve: http://{host}:{port}/ (store {args.db}; Ctrl-C stops, unfinished games resume)", flush=True)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE, lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    uvicorn.Server(uvicorn_config(app, ws_max_size=WS_MAX_SIZE)).run(sockets=[sock])
     return 0
 
 

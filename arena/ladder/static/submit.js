@@ -97,12 +97,19 @@ document.getElementById("submit-form").addEventListener("submit", async (event) 
   try {
     const version = await postJSON("/api/ladder/bots", await request(), token);
     show("submit-result", `${version.bot} v${version.number}: ${version.status}${version.reason ? `: ${version.reason}` : ""}`
-      + (version.status === "validating" ? " (its smoke match is running; its status below updates by itself)" : ""));
+      + (version.status === "validating" ? ` (${queued(version.queue)}; its status below updates by itself)` : ""));
     refreshMine();
   } catch (err) {
     show("submit-error", err.message);
   }
 });
+
+// A version's place in the ladder's install queue (0: being installed or validated now).
+function queued(place) {
+  if (place === 0) return "being installed and validated now";
+  if (place > 0) return place === 1 ? "next in the install queue" : `${place - 1} ahead of it in the install queue`;
+  return "waiting for its validation";
+}
 
 // -- the author's own view -------------------------------------------------------------------------
 async function refreshMine() {
@@ -122,7 +129,7 @@ async function refreshMine() {
   mine.dataset.changes = String(data.changes);
   const rows = data.versions.map((v) => el("tr", { class: `status-${v.status}`, "data-bot": v.bot, "data-version": v.version, "data-status": v.status },
     el("td", {}, el("a", { href: v.url }, v.bot)), el("td", {}, `v${v.version}`), el("td", {}, KIND_NAMES[v.kind] || v.kind),
-    el("td", {}, v.games.join(", ")), el("td", { class: "status" }, v.status), el("td", { class: "reason" }, v.reason || ""),
+    el("td", {}, v.games.join(", ")), el("td", { class: "status" }, v.status === "validating" ? `${v.status}: ${queued(v.queue)}` : v.status), el("td", { class: "reason" }, v.reason || ""),
     el("td", {}, when(v.created)),
     el("td", {}, ["active", "probation", "validating"].includes(v.status)
       ? el("button", { type: "button", class: "nav retire", onclick: () => retire(v.bot) }, "Retire") : "")));
