@@ -341,6 +341,8 @@ class Sandbox:
         self.gid = self.uid if self.root else os.getgid()
         self.cgroup = Cgroup(f"{name}-{os.getpid()}-{next(_serial)}", limits) if self.root else None
         self.process: subprocess.Popen | None = None
+        self._bwrap: set[int] | None = None  # bwrap's own processes (outer and PID-namespace init)
+        self._paused: set[int] = set()  # what pause() stopped and resume() continues
         environment = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
                        "ARENA_SANDBOX": "1", **(env or {})}
         args = [path, *_system_binds(), *_namespace_args(), "--die-with-parent", "--new-session",
@@ -413,23 +415,27 @@ class Sandbox:
         return found
 
     def pause(self) -> None:
-        """Stop every process of the sandbox (SIGSTOP, which no process can catch) until
+        """Stop every process of the sandbox's bot (SIGSTOP, which no process can catch) until
         :meth:`resume`: the arena pauses a bot between its calls, so that no bot runs while another
         is being asked, and none can time the CPU it shares with a partner (the timing channel of
         docs/security.md). A stopped process can neither run nor fork, and SIGKILL still reaches it,
-        so a paused sandbox dies with the arena like a running one."""
-        stopped: set[int] = set()
+        so a paused sandbox dies with the arena like a running one. bwrap's own two processes run
+        no code of the bot's and are left alone."""
+        if self._bwrap is None and self.process is not None:
+            self._bwrap = {self.process.pid, *_children(self.process.pid)}
+        bwrap = self._bwrap or set()
         for _ in range(20):  # again for what forked between a listing and its stop
-            pids = [pid for pid in self.members() if pid not in stopped]
+            pids = [pid for pid in self.members() if pid not in bwrap and pid not in self._paused]
             if not pids:
                 return
             _stop_all(pids)
-            stopped.update(pids)
+            self._paused.update(pids)
 
     def resume(self) -> None:
-        """Let the paused sandbox run again (SIGCONT to its processes)."""
-        for pid in self.members():
+        """Let the paused bot run again (SIGCONT to what :meth:`pause` stopped)."""
+        for pid in self._paused:
             _signal(pid, signal.SIGCONT)
+        self._paused.clear()
 
     def kill(self) -> None:
         """Kill bwrap and its PID namespace's init (the kernel then kills every process left in
@@ -471,12 +477,16 @@ def _stop(pid: int, timeout: float = 1.0) -> None:
 
 
 def _stop_all(pids: Iterable[int], timeout: float = 1.0) -> None:
-    """SIGSTOP every one of ``pids``, then wait until each is stopped (or dead)."""
+    """SIGSTOP every one of ``pids``, then wait until each is stopped (or dead): usually within
+    microseconds, so the first checks do not sleep."""
     pids = [pid for pid in pids if _signal(pid, signal.SIGSTOP)]
     deadline = time.monotonic() + timeout
     for pid in pids:
+        checks = 0
         while _state(pid) not in "TtZX" and time.monotonic() < deadline:
-            time.sleep(0.0002)
+            checks += 1
+            if checks > 50:
+                time.sleep(0.0002)
 
 
 def _signal(pid: int, signum: int) -> bool:
