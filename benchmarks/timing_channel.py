@@ -8,7 +8,10 @@ a random bit, the receiver counts its own loop rounds in each slot and reads a 1
 than the median. Measured twice: with every sandbox on the same one CPU (what the arena does: the
 launcher's ``--cpu``) and with the sandboxes free to use every CPU (as before). Prints, for each,
 the raw rate (bits/s), the error rate and the capacity of that binary symmetric channel
-(rate x (1 - H(error))). docs/security.md, "Side doors between sandboxes", quotes a run.
+(rate x (1 - H(error))). Then, as the arena runs a match (each bot paused between its calls, so the
+two never run at once), the channel that is left: the sender's thinking time, which its partner
+reads from the clock between its own decisions. docs/security.md, "Side doors between sandboxes",
+quotes a run. Run it from the checkout (its bots are in tests/sandbox_bots).
 """
 
 from __future__ import annotations
@@ -57,6 +60,40 @@ def once(bits: str, slot_ms: float) -> float:
     return sum(a != b for a, b in zip(bits, received)) / len(bits)
 
 
+def in_turns(bits: str, log_dir: str) -> tuple[float, float]:
+    """(error rate, seconds) of the channel left when a match's bots take turns (paused between
+    calls): a sandboxed sender spends 20 ms on a decision for a 1, none for a 0; a sandboxed
+    receiver, asked after each, reads the gap between the starts of its own decisions."""
+    from arena.players.base import MatchInfo
+    from arena.players.sandboxed import SandboxHost
+
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # its bots: tests/sandbox_bots
+
+    info = MatchInfo("toy", {}, 0, ("a", "b"))
+    log = os.path.join(log_dir, "receiver.log")
+    sender = SandboxHost("tests.sandbox_bots:make_latency", {"bits": bits}, 0)
+    receiver = SandboxHost("tests.sandbox_bots:make_latency", {}, 1, log_path=log)
+    observation = {"legal_actions": ["play 9S"]}
+    began = time.perf_counter()
+    try:
+        for host in (sender, receiver):
+            host.start(info, 10)
+        receiver.decide(observation, 10)
+        for _ in bits:
+            sender.decide(observation, 10)
+            receiver.decide(observation, 10)
+    finally:
+        for host in (sender, receiver):
+            host.close()
+    seconds = time.perf_counter() - began
+    with open(log) as handle:
+        starts = [float(line.split()[1]) for line in handle if line.startswith("CALL")]
+    gaps = [b - a for a, b in zip(starts, starts[1:])]
+    middle = (min(gaps) + max(gaps)) / 2
+    received = "".join("1" if gap > middle else "0" for gap in gaps)
+    return sum(a != b for a, b in zip(bits, received)) / len(bits), seconds
+
+
 def entropy(p: float) -> float:
     return 0.0 if p in (0.0, 1.0) else -p * math.log2(p) - (1 - p) * math.log2(1 - p)
 
@@ -78,6 +115,16 @@ def main() -> None:
         error = statistics.mean(errors)
         print(f"{label}: {rate:.0f} bit/s raw, error rate {error:.3f} (runs {', '.join(f'{e:.3f}' for e in errors)}), "
               f"capacity {rate * (1 - entropy(min(error, 0.5))):.1f} bit/s")
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as log_dir:
+        rng = random.Random(0)
+        bits = "".join(rng.choice("01") for _ in range(args.bits))
+        error, seconds = in_turns(bits, log_dir)
+    per_decision = 1 - entropy(min(error, 0.5))
+    print(f"in a match, bots taking turns (paused between calls): the CPU channel is gone (tests/test_sandbox_turns.py); "
+          f"the sender's thinking time read by its partner: error rate {error:.3f}, capacity {per_decision:.2f} bit "
+          f"a decision of the sender's ({len(bits) * per_decision / seconds:.1f} bit/s at 20 ms for a 1)")
 
 
 if __name__ == "__main__":

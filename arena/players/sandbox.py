@@ -341,6 +341,8 @@ class Sandbox:
         self.gid = self.uid if self.root else os.getgid()
         self.cgroup = Cgroup(f"{name}-{os.getpid()}-{next(_serial)}", limits) if self.root else None
         self.process: subprocess.Popen | None = None
+        self._bwrap: set[int] | None = None  # bwrap's own processes (outer and PID-namespace init)
+        self._paused: set[int] = set()  # what pause() stopped and resume() continues
         environment = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
                        "ARENA_SANDBOX": "1", **(env or {})}
         args = [path, *_system_binds(), *_namespace_args(), "--die-with-parent", "--new-session",
@@ -395,6 +397,46 @@ class Sandbox:
     def explain(self, text: str, code: int | None = None) -> str:
         return explain(text, code, self.limits, self.cgroup.events() if self.cgroup else "")
 
+    def members(self) -> list[int]:
+        """The sandbox's processes: its cgroup's, or else bwrap's tree as /proc lists it now."""
+        if self.cgroup is not None and self.cgroup.dirs:
+            try:
+                with open(os.path.join(self.cgroup.dirs[0], "cgroup.procs")) as handle:
+                    return [int(line) for line in handle if line.strip()]
+            except (OSError, ValueError):
+                return []
+        if self.process is None or self.process.poll() is not None:
+            return []
+        found, todo = [], [self.process.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo.extend(_children(pid))
+        return found
+
+    def pause(self) -> None:
+        """Stop every process of the sandbox's bot (SIGSTOP, which no process can catch) until
+        :meth:`resume`: the arena pauses a bot between its calls, so that no bot runs while another
+        is being asked, and none can time the CPU it shares with a partner (the timing channel of
+        docs/security.md). A stopped process can neither run nor fork, and SIGKILL still reaches it,
+        so a paused sandbox dies with the arena like a running one. bwrap's own two processes run
+        no code of the bot's and are left alone."""
+        if self._bwrap is None and self.process is not None:
+            self._bwrap = {self.process.pid, *_children(self.process.pid)}
+        bwrap = self._bwrap or set()
+        for _ in range(20):  # again for what forked between a listing and its stop
+            pids = [pid for pid in self.members() if pid not in bwrap and pid not in self._paused]
+            if not pids:
+                return
+            _stop_all(pids)
+            self._paused.update(pids)
+
+    def resume(self) -> None:
+        """Let the paused bot run again (SIGCONT to what :meth:`pause` stopped)."""
+        for pid in self._paused:
+            _signal(pid, signal.SIGCONT)
+        self._paused.clear()
+
     def kill(self) -> None:
         """Kill bwrap and its PID namespace's init (the kernel then kills every process left in
         the namespace), then whatever is still in the sandbox's cgroup. The init is killed by pid
@@ -431,20 +473,37 @@ class Sandbox:
 def _stop(pid: int, timeout: float = 1.0) -> None:
     """SIGSTOP ``pid`` and wait until it is stopped (or dead): a fork it had begun is then either
     done, its child listed, or undone (the kernel restarts a fork a signal interrupts)."""
-    try:
-        os.kill(pid, signal.SIGSTOP)
-    except OSError:
-        return
+    _stop_all([pid], timeout)
+
+
+def _stop_all(pids: Iterable[int], timeout: float = 1.0) -> None:
+    """SIGSTOP every one of ``pids``, then wait until each is stopped (or dead): usually within
+    microseconds, so the first checks do not sleep."""
+    pids = [pid for pid in pids if _signal(pid, signal.SIGSTOP)]
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                state = handle.read().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            return
-        if state in "TtZX":
-            return
-        time.sleep(0.0005)
+    for pid in pids:
+        checks = 0
+        while _state(pid) not in "TtZX" and time.monotonic() < deadline:
+            checks += 1
+            if checks > 50:
+                time.sleep(0.0002)
+
+
+def _signal(pid: int, signum: int) -> bool:
+    try:
+        os.kill(pid, signum)
+    except OSError:
+        return False
+    return True
+
+
+def _state(pid: int) -> str:
+    """The process's state letter (R, S, D, T...); "X" when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "X"
 
 
 def _children(pid: int) -> list[int]:

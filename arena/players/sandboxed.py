@@ -6,11 +6,12 @@ before it, so nothing a bot saw in one match reaches the next.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from arena.errors import ArenaError
 from arena.players.hosts import MAX_ANSWER_BYTES, BotCrash
@@ -22,6 +23,20 @@ from arena.players.logs import CappedLog
 from arena.players.remote import ENV_HOST, ENV_PORT, ENV_SOCKET, CommandHost, UnixAddress, command_argv
 from arena.players.sandbox import SITE, SOCKET_DIR, SOCKET_NAME, Sandbox, python_command, runtime_entries, \
     sandbox_uid, socketpair
+
+
+@contextlib.contextmanager
+def turns(host: Any) -> Iterator[None]:
+    """Run ``host``'s sandbox for the length of one call, and pause it after (its current sandbox:
+    a call may replace it). The referee asks one bot at a time, so the bots of a sandboxed match
+    take turns: none runs while another is asked."""
+    if host.sandbox is not None:
+        host.sandbox.resume()
+    try:
+        yield
+    finally:
+        if host.sandbox is not None:
+            host.sandbox.pause()
 
 
 class SandboxHost(ProcessHost):
@@ -77,9 +92,20 @@ class SandboxHost(ProcessHost):
             self._kill()
             raise BotCrash(self._explain(f"the bot could not be created: {value}"))
         self.ignored = frozenset(value.get("ignores", ()) if isinstance(value, dict) else ())
+        self.sandbox.pause()  # until its first call (it may ignore every notification before it)
 
     def _explain(self, text: str, code: int | None = None) -> str:
         return self.sandbox.explain(text, code) if self.sandbox is not None else text
+
+    def _call(self, verb: str, payload: Any, timeout: float, replace_on_fault: bool = True) -> tuple[Any, float]:
+        """A call with the sandbox running; paused again once it is answered (see :func:`turns`)."""
+        with turns(self):
+            return super()._call(verb, payload, timeout, replace_on_fault)
+
+    def close(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.resume()  # to read its close message (a paused one would be waited for in vain)
+        super().close()
 
     def _kill(self) -> None:
         if self.sandbox is not None:
@@ -201,6 +227,10 @@ class SandboxCommandHost(CommandHost):
         GrpcHost.close(self)
         self.socket_fd = fd
         GrpcHost.__init__(self, PinnedSocket("unix", path, 0, fd=fd), **self._host_args)
+
+    def _call(self, what: str, method: Any, request: Any, timeout: float) -> tuple[Any, float]:
+        with turns(self):
+            return super()._call(what, method, request, timeout)
 
     def _crash_cause(self, exc: BotCrash) -> BotCrash:
         exc = super()._crash_cause(exc)

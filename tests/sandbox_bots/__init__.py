@@ -51,3 +51,62 @@ class Limited(Player):
 
 def make(settings: Mapping[str, Any], seed: int) -> Player:
     return Limited(settings, seed)
+
+
+class Ticker(Player):
+    """What a partner timing the CPU it shares would do: a thread of its own notes the time every
+    millisecond (``TICK t``), and each decision is 20 ms of computing, its span noted (``CALL a b``);
+    times from ``time.monotonic``, which every sandbox shares."""
+
+    def __init__(self, settings: Mapping[str, Any], seed: int):
+        import threading
+
+        threading.Thread(target=self._tick, daemon=True).start()
+
+    @staticmethod
+    def _tick() -> None:
+        import time
+
+        while True:
+            os.write(1, f"TICK {time.monotonic():.6f}\n".encode())  # one write a line: two threads write
+            time.sleep(0.001)
+
+    def act(self, observation: dict[str, Any]) -> str:
+        import time
+
+        begin = time.monotonic()
+        while time.monotonic() < begin + 0.02:
+            pass
+        os.write(1, f"CALL {begin:.6f} {time.monotonic():.6f}\n".encode())
+        return observation["legal_actions"][0]
+
+
+def make_ticker(settings: Mapping[str, Any], seed: int) -> Player:
+    return Ticker(settings, seed)
+
+
+class Latency(Player):
+    """The channel left when bots take turns: a sender (``settings["bits"]``) spends 20 ms on a
+    decision for a 1 and none for a 0; a receiver notes when each of its decisions starts
+    (``CALL t``), the gaps telling how long the others took (benchmarks/timing_channel.py)."""
+
+    def __init__(self, settings: Mapping[str, Any], seed: int):
+        self.bits = str(settings.get("bits", ""))
+        self.index = 0
+
+    def act(self, observation: dict[str, Any]) -> str:
+        import time
+
+        now = time.monotonic()
+        if not self.bits:
+            os.write(1, f"CALL {now:.6f}\n".encode())
+        elif self.index < len(self.bits):
+            if self.bits[self.index] == "1":
+                while time.monotonic() < now + 0.02:
+                    pass
+            self.index += 1
+        return observation["legal_actions"][0]
+
+
+def make_latency(settings: Mapping[str, Any], seed: int) -> Player:
+    return Latency(settings, seed)
