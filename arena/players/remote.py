@@ -452,10 +452,10 @@ class CommandHost(GrpcHost):
         self.restarts += 1
         self._launch()
         self.info = info
-        if self.info is not None:
+        if info is not None:  # (a sandboxed command's channel is made anew once its socket is there)
             try:
                 self._wait_ready()
-                GrpcHost.start(self, self.info, STARTUP_TIMEOUT)
+                GrpcHost.start(self, info, STARTUP_TIMEOUT)
             except (BotCrash, BotTimeout):
                 pass  # the next call fails and says why
 

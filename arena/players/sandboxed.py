@@ -232,6 +232,10 @@ class SandboxCommandHost(CommandHost):
         with turns(self):
             return super()._call(what, method, request, timeout)
 
+    def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
+        with turns(self):  # Decide is not made through _call (its failures are told apart)
+            return super().decide(observation, timeout)
+
     def _crash_cause(self, exc: BotCrash) -> BotCrash:
         exc = super()._crash_cause(exc)
         code = self.sandbox.exit_code() if self.sandbox is not None else None
