@@ -15,7 +15,6 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.ladder import api
-from arena.web.limits import Limit, ServeLimits
 from tests import ladder_support
 from tests.ladder_bots import harness
 from tests.test_ladder_submit import call, module_body
@@ -29,7 +28,7 @@ def _players(client: TestClient) -> int:
 
 
 def test_requests_without_a_cookie_store_no_player(tmp_path):
-    with TestClient(make_app(tmp_path / "web.db", bot_isolation="inprocess")) as client:
+    with TestClient(make_app(tmp_path / "web.db")) as client:
         for _ in range(30):  # as many visitors, none of them keeping the cookie
             client.cookies.clear()
             for path in ("/", "/api/me", "/api/tables", "/api/games"):
@@ -40,6 +39,8 @@ def test_requests_without_a_cookie_store_no_player(tmp_path):
 
 
 def test_new_players_and_tables_are_limited_per_address(tmp_path):
+    from arena.web.limits import Limit, ServeLimits
+
     limits = dataclasses.replace(ServeLimits(), new_players=Limit(3, 3600), new_tables=Limit(4, 3600))
     with TestClient(make_app(tmp_path / "web.db", limits=limits, bot_isolation="inprocess")) as client:
         answers = []
@@ -61,7 +62,7 @@ def test_new_players_and_tables_are_limited_per_address(tmp_path):
 
 
 def test_one_persons_running_tables_are_bounded(tmp_path):
-    with TestClient(make_app(tmp_path / "web.db", bot_isolation="inprocess")) as client:
+    with TestClient(make_app(tmp_path / "web.db")) as client:
         made = [client.post("/api/tables", json=CHEAP) for _ in range(5)]
         assert [r.status_code for r in made] == [201, 201, 201, 201, 429]
         assert "you have 4 tables open" in made[4].json()["error"] and made[4].headers["retry-after"]
@@ -69,6 +70,8 @@ def test_one_persons_running_tables_are_bounded(tmp_path):
 
 
 def test_an_idle_table_is_put_aside_and_resumes_where_it_was(tmp_path):
+    from arena.web.limits import ServeLimits
+
     limits = dataclasses.replace(ServeLimits(), idle_tables=0.3, tables_per_player=1)
     with TestClient(make_app(tmp_path / "web.db", limits=limits, bot_isolation="inprocess")) as client:
         table = new_table(client, **CHEAP)
@@ -158,8 +161,7 @@ def ladder_served(tmp_path, registry):
 
     ladder = harness.make_ladder(tmp_path, registry, per_decision=1.0, max_upload=64 * 1024)
     yield ladder, lambda: ladder_support.serving(create_app(
-        tmp_path / "ladder.db", registry=registry, bot_isolation="inprocess",
-        extra_routes=api.routes(ladder) + ladder_web.routes(ladder)))
+        tmp_path / "ladder.db", registry=registry, extra_routes=api.routes(ladder) + ladder_web.routes(ladder)))
     ladder.store.close()
 
 
