@@ -196,3 +196,43 @@ def test_a_ladder_that_approves_authors_lets_them_submit_once_approved(ladder_se
         assert status == 201 and version["status"] == "validating", version
         assert ladder_support.get(url + "/api/ladder/me", ann["token"])[1]["approved"] is True
     assert validation.idle(120)
+
+
+def test_a_light_persons_bot_never_queues_behind_heavy_ones():
+    import threading
+
+    from arena.web.botpool import BotPool
+
+    pool = BotPool(workers=1, seconds_per_minute=30.0)
+    pool._levels.update({"heavy1": (1.0, pool.clock()), "heavy2": (1.0, pool.clock())})  # past half their budget
+    release, started = threading.Event(), threading.Event()
+    stopping = threading.Event()
+
+    def long_decision():
+        started.set()
+        release.wait(30)
+        return "heavy"
+
+    first = threading.Thread(target=pool.decide, args=("heavy1", long_decision, stopping))
+    first.start()
+    assert started.wait(30)
+    second_ran = threading.Event()
+    second = threading.Thread(target=pool.decide, args=("heavy2", lambda: second_ran.set(), stopping))
+    second.start()
+    try:
+        assert pool.decide("light", lambda: "at once", stopping) == "at once"  # the one slot is taken: no wait
+        assert not second_ran.is_set()  # the other heavy user waits for the slot
+    finally:
+        release.set()
+        first.join(30)
+        second.join(30)
+    assert second_ran.is_set()
+
+
+def test_an_endpoint_with_an_unclosed_ipv6_address_is_a_400_not_a_500(ladder_served):
+    ladder, serving = ladder_served  # found by tests/test_servers_fuzz.py
+    with serving() as url:
+        token = call(url, "POST", "/api/ladder/authors", {"name": "ann"})[1]["token"]
+        status, answer = call(url, "POST", "/api/ladder/bots", {"name": "anns-bot", "kind": "grpc", "games": [
+            "five_hundred"], "endpoint": "grpc://[::1"}, token)
+        assert status == 400 and "Invalid IPv6 URL" in answer["error"], answer

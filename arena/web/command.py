@@ -49,7 +49,8 @@ def add_limit_options(p: argparse.ArgumentParser) -> None:
                    help="new players (stored on their first nickname or table) per client address (default "
                         f"{d.new_players.burst}/{d.new_players.every:g})")
     p.add_argument("--bot-workers", type=int, default=0, metavar="N",
-                   help="bot decisions computed at once, for all tables (default: one fewer than the CPUs, at least 1)")
+                   help="bot decisions at once of the people past half their --bot-seconds (default: one per CPU); "
+                        "the others' decide at once")
     p.add_argument("--bot-seconds", type=float, default=d.bot_seconds, metavar="SECONDS",
                    help=f"seconds of bot decisions one person's tables may use per minute; beyond, their bots wait "
                         f"(default {d.bot_seconds:g})")

@@ -130,5 +130,5 @@ class ServeLimits:
     tables_per_player: int = 4  # tables running at once for one person
     tables_overall: int = 256  # tables running at once in all
     idle_tables: float = 1800.0  # seconds a table may wait for its person's move before it is put aside
-    bot_workers: int = 0  # bot decisions computed at once (0: one fewer than the CPUs, at least 1)
+    bot_workers: int = 0  # decisions at once of people past half their budget (0: one per CPU)
     bot_seconds: float = 30.0  # seconds of bot decisions per person per minute
