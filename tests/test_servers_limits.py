@@ -94,6 +94,21 @@ def test_an_idle_table_is_put_aside_and_resumes_where_it_was(tmp_path):
             assert again["decision"] == state["decision"] and again["legal_actions"] == state["legal_actions"]
 
 
+def test_a_restart_starts_a_table_only_when_its_person_opens_it(tmp_path):
+    db = tmp_path / "web.db"
+    with TestClient(make_app(db)) as client:
+        tables = [new_table(client, **CHEAP) for _ in range(3)]
+        cookies = dict(client.cookies)
+    restarted = TestClient(make_app(db))
+    restarted.cookies.update(cookies)
+    with restarted:
+        server = restarted.app.state.server
+        assert server.tables == {}  # three unfinished games in the store, none running (no bot process)
+        with restarted.websocket_connect(f"/ws/tables/{tables[1]}") as ws:
+            assert next_turn(ws)["your_turn"]
+            assert list(server.tables) == [tables[1]]
+
+
 def _descendants_nice() -> dict[int, int]:
     """The processes under this one (pid -> niceness), read from /proc."""
     parents: dict[int, int] = {}

@@ -127,10 +127,9 @@ class Server:
             self.tables.pop(table.id, None)
 
     def resume(self) -> None:
-        """Start every unfinished table of the store again (they replay their stored actions)."""
-        for row in self.store.unfinished():
-            if row.id not in self.tables:
-                self.open_table(row)
+        """Start watching for idle tables. An unfinished table of the store is started again (its
+        stored actions replayed) when its person opens it, not here: a store of a thousand
+        abandoned games costs a restart nothing, and the limits of running tables hold."""
         self._reaper = threading.Thread(target=self._reap, name="idle-tables", daemon=True)
         self._reaper.start()
 
@@ -495,7 +494,7 @@ async def table_socket(websocket: WebSocket) -> None:
     running = server.tables.get(row.id)
     if running is None:  # read again: it may have finished (and left the running tables) meanwhile
         row = server.store.table(row.id) or row
-    if running is None and row.finished is None:  # put aside (idle): it resumes from the store
+    if running is None and row.finished is None:  # not started since the server started, or put aside: it resumes from the store
         try:
             running = await run_in_threadpool(_reopen, server, row)
         except Limited as exc:
@@ -576,7 +575,7 @@ def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float =
                new_seed: Callable[[], int] = lambda: secrets.randbits(63),
                extra_routes: list[BaseRoute] | None = None, guard: Guard | None = None,
                limits: ServeLimits | None = None, bot_isolation: str = "process") -> Starlette:
-    """The application on the store ``db``: unfinished tables resume when it starts up.
+    """The application on the store ``db``: an unfinished table resumes when its person opens it.
     ``extra_routes`` (e.g. `arena ladder`'s pages and API) are matched before the tables' own.
     ``guard``: the limits that keep one client from stalling the server (arena.web.guard);
     ``limits``: what one person and one address may hold (new players and tables, tables open,

@@ -30,6 +30,8 @@ def _add_serve(p: argparse.ArgumentParser, registry: Any) -> None:
                    help="the most a person may think about one decision while connected (default 1800: "
                         "30 minutes); disconnected, the clock stops")
     add_limit_options(p)
+    p.add_argument("--websockets-per-address", type=int, default=32, metavar="N",
+                   help="WebSockets one client address may hold open at once (default 32; 512 in all)")
 
 
 def add_limit_options(p: argparse.ArgumentParser) -> None:
@@ -101,7 +103,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from arena.web.app import create_app
-    from arena.web.guard import raise_file_limit, uvicorn_config
+    from arena.web.guard import Guard, raise_file_limit, uvicorn_config
 
     if not 0 <= args.port <= 65535:
         raise ArenaError(f"--port {args.port} is not a port (0 to 65535)")
@@ -109,7 +111,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ArenaError(f"--pace must be >= 0 seconds, not {args.pace}")
     if not 0 < args.human_time <= 86400:
         raise ArenaError(f"--human-time must be more than 0 and at most 86400 seconds (a day), not {args.human_time}")
-    app = create_app(args.db, pace=args.pace, human_time=args.human_time, limits=limits_of(args))
+    if not 1 <= args.websockets_per_address <= 512:
+        raise ArenaError(f"--websockets-per-address must be from 1 to 512, not {args.websockets_per_address}")
+    guard = Guard(websockets_per_address=args.websockets_per_address)
+    app = create_app(args.db, pace=args.pace, human_time=args.human_time, limits=limits_of(args), guard=guard)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     raise_file_limit()  # every connection holds a file: the usual soft limit of 1,024 is soon reached
