@@ -122,7 +122,7 @@ def _stall(registry: Any, settings: Settings, figures: Figures) -> None:
 
         unloaded = measure()
         stall.unloaded_figures(figures, "ladder", unloaded, "a ladder's server, the probe alone")
-        install.install_python = sleeping_install
+        setattr(install, "install_python", sleeping_install)
         stack.callback(jobs.idle, 60, ladder)
         stack.callback(setattr, install, "install_python", slow)
         stack.callback(released.set)
