@@ -37,6 +37,10 @@ EXPECTED = [
     "tournaments.matches_per_s.workers_1", "tournaments.speedup", "tournaments.cpu_speedup_ceiling",
     "web.person_decisions_per_s", "web.actions_per_s", "web.move_response_p50_ms", "web.move_response_p99_ms",
     "ladder.matches_per_s",
+    *(f"{group}.unloaded.{what}_p99_ms" for group in ("web", "ladder") for what in ("board", "move")),
+    *(f"{group}.{load}.{what}_p99_{unit}" for group, load in (("web", "search_tables"), ("web", "slow_clients"),
+                                                              ("ladder", "slow_installs"))
+      for what in ("board", "move") for unit in ("ms", "ratio")),
 ]
 PEER = ["peer.openspiel_euchre.games_per_s", "peer.openspiel_euchre.actions_per_s", "peer.bid_euchre.hands_per_s",
         "peer.ratio"]

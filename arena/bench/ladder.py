@@ -7,6 +7,10 @@ new submission waits for its first rating.
 - ``ladder.submission_to_rated_s``: with that ladder running, a module bot is submitted through
   the submissions' own functions (installed, validated by a smoke match in the sandbox); the
   seconds until its first deal set is rated (it waits for the round under way, then plays first).
+- ``ladder.unloaded.*`` and ``ladder.slow_installs.*``: the ladder's board (``/api/ladder/board``)
+  and a person's move at a table of the same server (arena.bench.stall), p99, with no load and
+  while ``SLOW_INSTALLS`` submissions wait in the install queue behind installs that take minutes
+  (each install sleeps, without using the CPU, until the measurement ends; then it is refused).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 from arena.bench.common import Figures, Settings
 
 LADDER = {"game": "all_fours", "players": 2, "options": {"max_hands": 2}}
+SLOW_INSTALLS = 50
 MODULE_BOT = '''"""The first legal action, always."""
 from arena.players.base import Player
 
@@ -46,6 +51,7 @@ def _ladder(registry: Any, folder: Path, workers: int) -> Any:
 
 
 def run(registry: Any, settings: Settings, figures: Figures) -> None:
+    _stall(registry, settings, figures)
     workers = max(1, settings.cores)
     rounds = 1 if settings.quick else 3
     for _ in range(settings.repeat):
@@ -69,6 +75,75 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
         figures.add("ladder.submission_to_rated_s", _submission_to_rated(registry, workers), "s",
                     "seconds from submitting a module bot (through the submissions' functions) to its first "
                     "rated deal set, on a running ladder of house bots")
+
+
+def _stall(registry: Any, settings: Settings, figures: Figures) -> None:
+    import contextlib
+
+    import uvicorn
+
+    from arena.bench import stall
+    from arena.ladder import api, install, jobs, web
+    from arena.web.app import create_app
+    from arena.web.command import _listen
+    from arena.web.guard import uvicorn_config
+    from arena.web.limits import Limit, ServeLimits
+
+    count = 30 if settings.quick else 150
+    installs = 5 if settings.quick else SLOW_INSTALLS
+    released = threading.Event()
+    slow = install.install_python
+
+    def sleeping_install(*args: Any) -> Any:
+        released.wait(3600)
+        raise install.InstallError("the bench's slow install was stopped")
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-ladder-") as folder, contextlib.ExitStack() as stack:
+        ladder = _ladder(registry, Path(folder), 1)
+        stack.callback(ladder.store.close)
+        ladder.registrations = Limit(100000, 1.0)  # every client of the bench is loopback, one address
+        one_address = ServeLimits(new_tables=Limit(100000, 1.0), new_players=Limit(100000, 1.0))
+        app = create_app(Path(folder) / "ladder.db", registry=registry, pace=0.0, limits=one_address,
+                         extra_routes=api.routes(ladder) + web.routes(ladder))
+        sock = _listen("127.0.0.1", 0)
+        host, port = sock.getsockname()[:2]
+        server = uvicorn.Server(uvicorn_config(app, timeout_graceful_shutdown=2))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        stack.callback(sock.close)
+        stack.callback(thread.join, 30)
+        stack.callback(setattr, server, "should_exit", True)
+        while not server.started:
+            time.sleep(0.02)
+        url = f"http://{host}:{port}"
+        board = "/api/ladder/board"
+        def measure() -> list[tuple[float, float]]:
+            return [stall.probe(url, board, count) for _ in range(settings.repeat)]
+
+        unloaded = measure()
+        stall.unloaded_figures(figures, "ladder", unloaded, "a ladder's server, the probe alone")
+        setattr(install, "install_python", sleeping_install)
+        stack.callback(jobs.idle, 60, ladder)
+        stack.callback(setattr, install, "install_python", slow)
+        stack.callback(released.set)
+
+        def queue(ready: threading.Event, stop: threading.Event) -> None:
+            token = ""
+            for n in range(installs):
+                if n % jobs.PER_AUTHOR == 0:
+                    status, author, _ = stall.request(url, "/api/ladder/authors", {"name": f"slow{n}"})
+                    token = author["token"]
+                status, version, _ = stall.request(url, "/api/ladder/bots", {
+                    "name": f"slow-{n}", "kind": "python", "games": [LADDER["game"]], "filename": "slow.py",
+                    "content_base64": base64.b64encode(MODULE_BOT.encode()).decode()}, token=token)
+                if status != 201:
+                    raise RuntimeError(f"a slow submission was refused: {status} {version}")
+            ready.set()
+            stop.wait()
+
+        loaded = stall.under(queue, measure, warmup=300)
+        stall.compare(figures, "ladder", "slow_installs", f"{installs} submissions wait in the install queue "
+                      "behind installs that do not end", unloaded, loaded)
 
 
 def _submission_to_rated(registry: Any, workers: int) -> float:

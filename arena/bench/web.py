@@ -6,6 +6,10 @@ as a person of its own who answers the first legal action. Figures: the person's
 second over all games, all actions per second (bots' included), and the median and 99th
 percentile of a move's response time: from sending ``act`` to receiving the next ``state``.
 Loopback only; the client and the server share the machine's cores.
+
+Then the servers under abusive load (arena.bench.stall): the board's and a move's p99 with no load,
+while ``SEARCH_TABLES`` tables of ``search`` bots are played, and while ``SLOW_CLIENTS`` slow
+clients hold connections, with their ratios to the unloaded ones.
 """
 
 from __future__ import annotations
@@ -27,11 +31,16 @@ from arena.bench.common import Figures, Settings
 
 GAMES = 50
 GAME = "five_hundred"
+SEARCH_TABLES = 20
+SLOW_CLIENTS = 300
+PROBES = 150  # board requests and moves of the probe, per measurement
+# Every client of the bench comes from loopback, one address: its limits per address are lifted.
+ONE_ADDRESS = ("--new-tables", "100000/1", "--new-players", "100000/1", "--websockets-per-address", "512")
 
 
 def _start(db: Path) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--pace", "0",
-                                "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                "--db", str(db), *ONE_ADDRESS], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     line = process.stdout.readline() if process.stdout else ""
     found = re.search(r"http://([\d.]+:\d+)/", line)
@@ -103,3 +112,31 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
                 f"a move's response time (act sent to the next state), median, {what}")
     figures.add("web.move_response_p99_ms", p99 * 1000, "ms",
                 f"a move's response time (act sent to the next state), 99th percentile, {what}")
+    _stall(settings, figures)
+
+
+def _stall(settings: Settings, figures: Figures) -> None:
+    from arena.bench import stall
+
+    count = 30 if settings.quick else PROBES
+    tables = 3 if settings.quick else SEARCH_TABLES
+    clients = 30 if settings.quick else SLOW_CLIENTS
+    board = "/api/leaderboard?game=five_hundred"
+    with tempfile.TemporaryDirectory(prefix="arena-bench-web-") as folder:
+        process, address = _start(Path(folder) / "web.db")
+        url = f"http://{address}"
+        try:
+            def measure() -> list[tuple[float, float]]:
+                return [stall.probe(url, board, count) for _ in range(settings.repeat)]
+
+            unloaded = measure()
+            stall.unloaded_figures(figures, "web", unloaded, "one arena serve, the probe alone")
+            loaded = stall.under(stall.search_tables(url, tables), measure)
+            stall.compare(figures, "web", "search_tables", f"{tables} tables of three search bots are played "
+                          f"({-(-tables // 4)} persons, 4 tables each)", unloaded, loaded)
+            loaded = stall.under(stall.slow_clients(url, clients), measure)
+            stall.compare(figures, "web", "slow_clients", f"{clients} slow clients hold connections (headers "
+                          "a byte a second, opened again when closed)", unloaded, loaded)
+        finally:
+            process.terminate()
+            process.wait(30)

@@ -69,9 +69,10 @@ def endpoint_key(store: LadderStore, author: str) -> str:
     return ENDPOINT_KEY_PREFIX + hashlib.sha256(f"trick-arena endpoint key:{hashed}".encode()).hexdigest()[:32]
 
 
-def register(store: LadderStore, name: Any, registry: Any = None) -> str:
+def register(store: LadderStore, name: Any, registry: Any = None, pending: bool = False) -> str:
     """Register an author; their token (shown once). AccountError 409 when the name is taken or
-    reserved (the house's, a house bot's: ``registry``'s installed bots)."""
+    reserved (the house's, a house bot's: ``registry``'s installed bots). ``pending``: they may
+    submit once the operator approves them (`arena ladder-approve`)."""
     name = check_name(name, "the author name")
     if reserved(name, registry):
         raise AccountError(f"the author name {name!r} is reserved (a house bot's name)", 409)
@@ -79,20 +80,27 @@ def register(store: LadderStore, name: Any, registry: Any = None) -> str:
     # then read as an option), and a leaked one is recognisable (as secret scanners look for).
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     try:
-        store.add_author(name, token_hash(token))
+        store.add_author(name, token_hash(token), pending=pending)
     except LadderStoreError:
         raise AccountError(f"the author name {name!r} is taken", 409) from None
     return token
 
 
-def author_of(store: LadderStore, token: str | None) -> str:
-    """The author whose token this is; AccountError 401 without a valid token."""
+def author_of(store: LadderStore, token: str | None, approved: bool = True) -> str:
+    """The author whose token this is; AccountError 401 without a valid token. ``approved``: 403
+    for an author still awaiting the operator's approval."""
     if not token:
         raise AccountError("no token: send the header 'Authorization: Bearer TOKEN' (register a name to get one)", 401)
     author = store.author_by_token_hash(token_hash(token))
     if author is None or author == HOUSE:
         raise AccountError("the token is not valid (register a name to get one)", 401)
+    if approved and store.is_pending(author):
+        raise AccountError(PENDING.format(author=author), 403)
     return author
+
+
+PENDING = ("the author {author!r} awaits the operator's approval: this ladder approves new authors before "
+           "they submit (ask its operator; docs/ladder.md, 'Approving authors')")
 
 
 def owned_bot(store: LadderStore, author: str, bot: Any, *, create: bool) -> str:

@@ -1,6 +1,8 @@
 """The ladder's JSON routes for authors: register, submit, retire (docs/submitting.md).
 
-``POST /api/ladder/authors {"name"}`` -> 201 ``{"name", "token", "endpoint_key"}`` (409 if taken);
+``POST /api/ladder/authors {"name"}`` -> 201 ``{"name", "token", "endpoint_key", "approved"}`` (409 if
+taken; 429 with ``Retry-After`` past the registrations' limit, per client address and in all;
+``approved`` false: the ladder approves new authors, who submit once `arena ladder-approve` names them);
 ``POST /api/ladder/bots {"name", "kind", "games", ...}`` with ``Authorization: Bearer TOKEN`` ->
 201 the version (status 'validating', or 'refused' with the reason when it does not install);
 ``POST /api/ladder/bots/NAME/retire`` -> 200 the retired versions; ``GET /api/ladder/versions/ID``
@@ -25,8 +27,11 @@ from starlette.routing import Route
 from arena.ladder import accounts, jobs, submissions
 from arena.ladder.accounts import AccountError
 from arena.web.guard import with_body_limit
+from arena.web.limits import Limit, Limited, Limiter, too_many
 
 SMALL_BODY = 16 * 1024  # bytes of a request without an upload
+REGISTRATIONS = Limit(5, 720.0)  # new authors per client address: five, then one every 12 minutes
+REGISTRATIONS_OVERALL = Limit(30, 60.0)  # ... and in all: thirty, then one a minute
 log = logging.getLogger(__name__)
 
 
@@ -73,6 +78,8 @@ def _errors(handler: Handler) -> Handler:
             return await handler(request)
         except AccountError as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        except Limited as exc:
+            return too_many(exc)
         except ClientDisconnect:
             return Response(status_code=400)
         except Exception:  # a bug here is logged on the server, never shown to the client as a traceback
@@ -87,14 +94,20 @@ def routes(ladder: Any) -> list[Route]:
     ``registry``, ``config``, ``data_dir``, ``max_upload``, ``rate_limit``). Versions left
     'validating' by an earlier run are queued again now (installed, then validated)."""
     store = ladder.store
+    registrations = Limiter("registrations", getattr(ladder, "registrations", None) or REGISTRATIONS,
+                            REGISTRATIONS_OVERALL)
+    pending = bool(getattr(ladder, "approve_authors", False))
 
     @_errors
     async def authors(request: Request) -> Response:
         data = await _json(request, SMALL_BODY)
+        accounts.check_name(data.get("name"), "the author name")  # a bad name costs no registration
+        registrations.take(request.client.host if request.client else "unknown")
         token = await run_in_threadpool(accounts.register, store, data.get("name"),
-                                        getattr(ladder, "registry", None))
+                                        getattr(ladder, "registry", None), pending)
         key = await run_in_threadpool(accounts.endpoint_key, store, data["name"])
-        return JSONResponse({"name": data["name"], "token": token, "endpoint_key": key}, status_code=201)
+        return JSONResponse({"name": data["name"], "token": token, "endpoint_key": key, "approved": not pending},
+                            status_code=201)
 
     @_errors
     async def bots(request: Request) -> Response:

@@ -45,6 +45,15 @@ def _add_ladder(p: argparse.ArgumentParser, registry: Any) -> None:
                    help="the largest submission accepted (default 16 MiB; a number or e.g. '8 MiB')")
     p.add_argument("--rate-limit", type=int, default=10, metavar="N",
                    help="the most versions an author may submit per hour (default 10)")
+    p.add_argument("--registrations", default="5/720", metavar="BURST/SECONDS",
+                   help="new authors per client address: BURST at once, then one every SECONDS (default 5/720: "
+                        "five, then one every 12 minutes; 30, then one a minute, in all); beyond, 429 with Retry-After")
+    p.add_argument("--approve-authors", action="store_true",
+                   help="a new author may submit only once approved by the operator: `arena ladder-approve NAME "
+                        "--db DB` (docs/ladder.md, 'Approving authors')")
+    from arena.web.command import add_limit_options
+
+    add_limit_options(p)  # the browser tables served beside the ladder
 
 
 def _size(text: str) -> int:
@@ -86,12 +95,21 @@ def build(args: argparse.Namespace, registry: Any) -> Any:
         raise ArenaError(f"--executor {executor}: unknown executor; installed: {', '.join(sorted(registry.executors))}")
     config = ladder_config.load(args.config, registry) if args.config else ladder_config.default(registry)
     house = [name.strip() for name in args.house.split(",") if name.strip()]
+    from arena.web.limits import parse_limit
+
+    try:
+        registrations = parse_limit(args.registrations, "--registrations")
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
     store = LadderStore(args.db)
     try:
-        return Ladder(store, registry, config, data_dir_for(args.db), executor=executor,
-                      workers=args.workers or os.cpu_count() or 1, seed=_seed(args.seed), pairings=args.pairings,
-                      house=house, executor_options={"ray_address": args.ray_address},
-                      max_upload=args.max_upload, rate_limit=args.rate_limit)
+        ladder = Ladder(store, registry, config, data_dir_for(args.db), executor=executor,
+                        workers=args.workers or os.cpu_count() or 1, seed=_seed(args.seed), pairings=args.pairings,
+                        house=house, executor_options={"ray_address": args.ray_address},
+                        max_upload=args.max_upload, rate_limit=args.rate_limit)
+        ladder.registrations = registrations  # read by arena.ladder.api
+        ladder.approve_authors = args.approve_authors
+        return ladder
     except BaseException:
         store.close()
         raise
@@ -103,13 +121,14 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from arena.ladder import api, web
     from arena.plugins import get_registry
     from arena.web.app import create_app
-    from arena.web.command import WS_MAX_SIZE, _listen
+    from arena.web.command import WS_MAX_SIZE, _listen, limits_of
     from arena.web.guard import raise_file_limit, uvicorn_config
 
     registry = get_registry()
+    limits = limits_of(args)
     ladder = build(args, registry)
     routes = api.routes(ladder) + web.routes(ladder)  # the authors' API, then the board's pages
-    app = create_app(args.db, registry=registry, extra_routes=routes)
+    app = create_app(args.db, registry=registry, extra_routes=routes, limits=limits)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     raise_file_limit()  # every connection holds a file: the usual soft limit of 1,024 is soon reached
@@ -175,8 +194,51 @@ def _idle_validations() -> None:
     jobs.idle(10.0)
 
 
+def _add_approve(p: argparse.ArgumentParser, registry: Any) -> None:
+    p.add_argument("names", nargs="*", metavar="NAME", help="the authors to approve (none: list those awaiting approval)")
+    p.add_argument("--db", default="arena-ladder.db", help="the ladder's SQLite store (default arena-ladder.db)")
+
+
+def cmd_approve(args: argparse.Namespace) -> int:
+    """Approve pending authors of a ladder run with --approve-authors (it may be running)."""
+    import datetime
+    import os
+
+    from arena.ladder.store import LadderStore
+
+    if not os.path.exists(args.db):
+        raise ArenaError(f"--db {args.db}: no such ladder store (give the --db of `arena ladder`)")
+    store = LadderStore(args.db)
+    try:
+        if not args.names:
+            pending = store.pending_authors()
+            for name, created in pending:
+                when = datetime.datetime.fromtimestamp(created, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+                print(f"{name}\tregistered {when}")
+            if not pending:
+                print("no author awaits approval", file=sys.stderr)
+            return 0
+        unknown = [name for name in args.names if not store.is_pending(name)]
+        if unknown:
+            known = set(store.authors())
+            name = unknown[0]
+            why = "is approved already" if name in known else "is not an author of this ladder"
+            raise ArenaError(f"{name!r} {why}; nothing was approved (`arena ladder-approve --db {args.db}` lists "
+                             "those awaiting approval)")
+        for name in args.names:
+            store.approve(name)
+            print(f"approved {name}: they may submit now")
+    finally:
+        store.close()
+    return 0
+
+
 @hookimpl
 def arena_register_commands() -> list[Command]:
     return [Command("ladder", "run a ladder: submitted bots rated around the clock, a live board", _add_ladder,
-                    cmd_ladder, description=DESCRIPTION)]
+                    cmd_ladder, description=DESCRIPTION),
+            Command("ladder-approve", "approve new authors of a ladder run with --approve-authors (none named: list them)",
+                    _add_approve, cmd_approve,
+                    description="A ladder run with --approve-authors lets a new author submit only once approved "
+                                "here. See docs/ladder.md, 'Approving authors'.")]
 

@@ -478,6 +478,8 @@ def check_endpoint(endpoint: Any) -> Installed:
         kind.check(endpoint.strip())
     except ArenaError as exc:
         raise InstallError(str(exc)) from None
+    except ValueError as exc:  # what urllib says of e.g. "grpc://[::1" (an unclosed IPv6 address)
+        raise InstallError(f"the endpoint {endpoint[:80]!r} is not grpc://HOST:PORT: {exc}") from None
     from arena.players.remote import parse_address
 
     address = parse_address(endpoint)

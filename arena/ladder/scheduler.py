@@ -67,6 +67,8 @@ class Ladder:
         self.house = tuple(house)
         self.max_upload = max_upload
         self.rate_limit = rate_limit
+        self.registrations: Any = None  # new authors per client address (arena.web.limits.Limit; None: the API's default)
+        self.approve_authors = False  # new authors submit once the operator approves them (arena ladder-approve)
         self.poll = poll
         self.log = log or (lambda message: print(f"arena ladder: {message}", file=sys.stderr, flush=True))
         self._executor_factory = executor if callable(executor) else self._registered(executor, executor_options or {})

@@ -28,6 +28,10 @@ CREATE TABLE IF NOT EXISTS ladder_authors (
     token_hash  TEXT NOT NULL,          -- sha256 hex of the token (the token itself is never stored)
     created     REAL
 );
+CREATE TABLE IF NOT EXISTS ladder_pending (  -- authors awaiting the operator's approval (arena ladder --approve-authors)
+    name        TEXT PRIMARY KEY REFERENCES ladder_authors(name),
+    created     REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS ladder_bots (
     name        TEXT PRIMARY KEY,
     author      TEXT NOT NULL
@@ -172,14 +176,30 @@ class LadderStore(SharedSQLite):
         return int(value) if value else 0
 
     # -- authors and bots ------------------------------------------------------------------------
-    def add_author(self, name: str, token_hash: str) -> None:
-        """Raises LadderStoreError when the name is taken."""
+    def add_author(self, name: str, token_hash: str, pending: bool = False) -> None:
+        """Raises LadderStoreError when the name is taken. ``pending``: the author may submit only
+        once the operator approves them (:meth:`approve`)."""
         try:
             with self._transaction() as db:
+                now = time.time()
                 db.execute("INSERT INTO ladder_authors(name, token_hash, created) VALUES (?, ?, ?)",
-                           (name, token_hash, time.time()))
+                           (name, token_hash, now))
+                if pending:
+                    db.execute("INSERT INTO ladder_pending(name, created) VALUES (?, ?)", (name, now))
         except sqlite3.IntegrityError:
             raise LadderStoreError(f"the author name {name!r} is taken") from None
+
+    def is_pending(self, name: str) -> bool:
+        return bool(self._query("SELECT 1 FROM ladder_pending WHERE name = ?", (name,)))
+
+    def pending_authors(self) -> list[tuple[str, float]]:
+        """The authors awaiting approval, oldest first: (name, when they registered)."""
+        return [(r[0], r[1]) for r in self._query("SELECT name, created FROM ladder_pending ORDER BY created, name")]
+
+    def approve(self, name: str) -> bool:
+        """Approve a pending author; False when ``name`` is not pending."""
+        with self._transaction() as db:
+            return db.execute("DELETE FROM ladder_pending WHERE name = ?", (name,)).rowcount > 0
 
     def author_by_token_hash(self, token_hash: str) -> str | None:
         if not token_hash:

@@ -157,14 +157,15 @@ def routes(ladder: Any) -> list[BaseRoute]:
         header = request.headers.get("authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else None
         try:
-            author = await read(author_of, store, token)
+            author = await read(author_of, store, token, False)
         except AccountError as exc:
             return _error(str(exc), exc.status)
+        pending = await read(store.is_pending, author)
         from arena.ladder.jobs import position
 
         versions = await read(lambda: store.versions(author=author))
         key = await read(endpoint_key, store, author)
-        return JSONResponse({"author": author, "endpoint_key": key, "changes": await read(store.changes), "versions": [
+        return JSONResponse({"author": author, "endpoint_key": key, "approved": not pending, "changes": await read(store.changes), "versions": [
             {"id": v["id"], "bot": v["bot"], "version": v["number"], "label": board.label(v), "kind": v["kind"],
              "games": v["games"], "status": v["status"], "reason": v["reason"], "created": v["created"],
              "queue": position(ladder, v["id"]) if v["status"] == "validating" else None,

@@ -8,10 +8,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import hashlib
+import hmac
 import json
 import re
 import secrets
+import sys
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping
@@ -26,7 +30,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.errors import ArenaError, RecordError
 from arena.web import daily, guard as guarding
+from arena.web.botpool import BotPool
 from arena.web.guard import Guard
+from arena.web.limits import Limited, Limiter, ServeLimits, too_many
 from arena.web.store import TableRow, WebStore
 from arena.web.table import Table
 
@@ -50,8 +56,17 @@ class Server:
 
     def __init__(self, store: WebStore, registry: Any, *, pace: float, human_time: float,
                  today: Callable[[], datetime.date] = daily.utc_today,
-                 new_seed: Callable[[], int] = lambda: secrets.randbits(63)):
+                 new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+                 limits: ServeLimits | None = None, bot_isolation: str = "process"):
         self.store = store
+        self.limits = limits = limits or ServeLimits()
+        self.new_players = Limiter("new players", limits.new_players, limits.new_players_overall)
+        self.new_tables = Limiter("new tables", limits.new_tables, limits.new_tables_overall)
+        self.pool = BotPool(limits.bot_workers, limits.bot_seconds)
+        self.bot_isolation = bot_isolation
+        self._cookie_key = hmac.new(store.secret(), b"arena_player cookie", hashlib.sha256).digest()
+        self._stopping = threading.Event()
+        self._reaper: threading.Thread | None = None
         self.registry = registry
         self.pace = pace
         self.human_time = human_time
@@ -60,13 +75,50 @@ class Server:
         self.tables: dict[str, Table] = {}
         self._lock = threading.Lock()
 
-    def open_table(self, row: TableRow) -> Table:
+    def open_table(self, row: TableRow, bounded: bool = False) -> Table:
+        """Start ``row``'s table. ``bounded``: a person's request, refused (:class:`Limited`) when
+        they have ``tables_per_player`` tables running, or the server ``tables_overall``."""
         table = Table(row, self.store, self.registry, pace=self.pace, nickname=self.store.nickname(row.owner),
-                      on_finish=self._finished)
+                      on_finish=self._finished, pool=self.pool, isolation=self.bot_isolation)
         with self._lock:
+            if bounded:
+                self._check_room(row.owner)
             self.tables[row.id] = table
         table.start()
         return table
+
+    def _check_room(self, owner: str) -> None:
+        mine = sum(1 for t in self.tables.values() if t.row.owner == owner and not t.done)
+        if mine >= self.limits.tables_per_player:
+            raise Limited(f"you have {mine} tables open, the most one person may have: finish one, or leave it "
+                          f"{self.limits.idle_tables / 60:g} min without a move and it is put aside", 60)
+        if len(self.tables) >= self.limits.tables_overall:
+            raise Limited(f"the server has {len(self.tables)} tables open, its limit: try again in a minute", 60)
+
+    def check_room(self, owner: str) -> None:
+        with self._lock:
+            self._check_room(owner)
+
+    def put_aside_idle(self) -> list[str]:
+        """Stop the tables that waited ``idle_tables`` seconds for their person's move; their ids."""
+        now = time.monotonic()
+        with self._lock:
+            idle = [t for t in self.tables.values()
+                    if t.channel.waiting and now - t.last_move >= self.limits.idle_tables]
+            for table in idle:
+                self.tables.pop(table.id, None)
+        for table in idle:
+            table.set_aside(f"this table waited {self.limits.idle_tables / 60:g} min for your move and was put "
+                            "aside: reload the page to go on where you were")
+        return [table.id for table in idle]
+
+    def _reap(self) -> None:
+        every = min(60.0, max(0.05, self.limits.idle_tables / 4))
+        while not self._stopping.wait(every):
+            try:
+                self.put_aside_idle()
+            except Exception as exc:  # the next round tries again
+                print(f"arena serve: putting idle tables aside: {type(exc).__name__}: {exc}", file=sys.stderr)
 
     def _finished(self, table: Table) -> None:
         """A finished table's record is stored: later connections get its state from the store
@@ -75,12 +127,14 @@ class Server:
             self.tables.pop(table.id, None)
 
     def resume(self) -> None:
-        """Start every unfinished table of the store again (they replay their stored actions)."""
-        for row in self.store.unfinished():
-            if row.id not in self.tables:
-                self.open_table(row)
+        """Start watching for idle tables. An unfinished table of the store is started again (its
+        stored actions replayed) when its person opens it, not here: a store of a thousand
+        abandoned games costs a restart nothing, and the limits of running tables hold."""
+        self._reaper = threading.Thread(target=self._reap, name="idle-tables", daemon=True)
+        self._reaper.start()
 
     def close(self) -> None:
+        self._stopping.set()
         with self._lock:
             tables = list(self.tables.values())
         for table in tables:
@@ -89,12 +143,44 @@ class Server:
 
 
 # -- identity -----------------------------------------------------------------------------------
+# A new visitor gets a cookie, not a row: the cookie is an id signed with the server's key, and the
+# player's row is stored only when they first do something that needs it (a nickname, a table), so
+# requests without a cookie cost the store nothing. Rows made are limited per client address.
+def _signed(server: Server, raw: str) -> str:
+    return f"{raw}.{_signature(server, raw)}"
+
+
+def _signature(server: Server, raw: str) -> str:
+    return hmac.new(server._cookie_key, raw.encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def _known(server: Server, cookie: str | None) -> bool:
+    """Whether ``cookie`` is a player's: stored, or signed by this server (not stored yet)."""
+    if not cookie or len(cookie) >= 100:
+        return False
+    raw, dot, signature = cookie.rpartition(".")
+    if dot and hmac.compare_digest(signature, _signature(server, raw)):
+        return True
+    return server.store.player_exists(cookie)
+
+
 def _player(server: Server, request: Request) -> tuple[str, bool]:
     """The requesting player's id, and whether it is new (its cookie is to be set)."""
     cookie = request.cookies.get(COOKIE)
-    if cookie and len(cookie) < 100 and server.store.player_exists(cookie):
+    if cookie is not None and _known(server, cookie):
         return cookie, False
-    return server.store.add_player(), True
+    return _signed(server, secrets.token_urlsafe(18)), True
+
+
+def _address(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _stored(server: Server, request: Request, player: str) -> None:
+    """Store ``player``'s row if it is not yet (:class:`Limited` past the new players' limit)."""
+    if not server.store.player_exists(player):
+        server.new_players.take(_address(request))
+        server.store.add_player(player)
 
 
 def _reply(data: Any, player: tuple[str, bool], status: int = 200) -> JSONResponse:
@@ -152,6 +238,11 @@ def _errors(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
             data, status = await handler(request, server, player[0])
         except BadRequest as exc:
             return _reply({"error": exc.message}, player, exc.status)
+        except Limited as exc:
+            response = too_many(exc)
+            if player[1]:
+                response.set_cookie(COOKIE, player[0], max_age=10 * 365 * 86400, httponly=True, samesite="lax")
+            return response
         if isinstance(data, Response):
             return data
         return _reply(data, player, status)
@@ -180,6 +271,7 @@ async def me(request: Request, server: Server, player: str) -> tuple[Any, int]:
         nickname = data.get("nickname")
         if not isinstance(nickname, str) or not _NICKNAME.match(nickname.strip()) or not _encodes(nickname):
             raise BadRequest("'nickname' must be 1 to 24 printable characters")
+        _stored(server, request, player)
         server.store.set_nickname(player, nickname.strip())
     return {"id": player, "nickname": server.store.nickname(player)}, 200
 
@@ -285,10 +377,17 @@ async def tables(request: Request, server: Server, player: str) -> tuple[Any, in
     data = await _body(request)
     table_id = secrets.token_urlsafe(9)
     spec, mode, date, ranked = _new_table_spec(server, data, player, table_id)
+    server.check_room(player)  # before any token is taken: a refused table costs nothing
+    server.new_tables.take(_address(request))
+    _stored(server, request, player)
     server.store.add_table(table_id, player, spec, mode, date, ranked)
     row = server.store.table(table_id)
     assert row is not None
-    server.open_table(row)
+    try:
+        server.open_table(row, bounded=True)
+    except Limited:  # another request of the person's opened one meanwhile: this one is not kept
+        server.store.delete_table(table_id)
+        raise
     if mode == "daily":  # the par is needed by the leaderboard: play it now, beside the person
         threading.Thread(target=_par_quietly, args=(server, spec["game"], date), daemon=True).start()
     return {"table": table_id, "ranked": ranked}, 201
@@ -386,7 +485,7 @@ async def table_socket(websocket: WebSocket) -> None:
         # Another site's page opening this server's socket with the person's cookie.
         return await refuse(f"a page of another site ({origin[:80]}) may not play here", 4403)
     cookie = websocket.cookies.get(COOKIE)
-    if not cookie or len(cookie) >= 100 or not server.store.player_exists(cookie):
+    if not cookie or not _known(server, cookie):
         return await refuse("no player cookie: load the page first (GET /) to get one", 4401)
     try:
         row = _owned(server, websocket.path_params["id"], cookie)
@@ -395,8 +494,11 @@ async def table_socket(websocket: WebSocket) -> None:
     running = server.tables.get(row.id)
     if running is None:  # read again: it may have finished (and left the running tables) meanwhile
         row = server.store.table(row.id) or row
-    if running is None and row.finished is None:
-        return await refuse(f"table {row.id!r} is not running on this server", 1011)
+    if running is None and row.finished is None:  # not started since the server started, or put aside: it resumes from the store
+        try:
+            running = await run_in_threadpool(_reopen, server, row)
+        except Limited as exc:
+            return await refuse(exc.message, 4429)
     if running is None:  # finished: its last state, from the record
         from arena.web.board import final_state
 
@@ -430,6 +532,12 @@ async def table_socket(websocket: WebSocket) -> None:
             running.unlisten(queue)
 
 
+def _reopen(server: Server, row: TableRow) -> Table:
+    with server._lock:
+        running = server.tables.get(row.id)
+    return running if running is not None else server.open_table(row, bounded=True)
+
+
 def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
     """One message from the browser; None when taken, else why it is refused."""
     text = message.get("text")
@@ -452,6 +560,8 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
     unknown = sorted(set(data) - {"type", "action", "decision"})
     if unknown:
         return f"unknown field {unknown[0][:40]!r} in 'act'; its fields are action and decision"
+    if table is not None and table.put_aside is not None:
+        return table.put_aside
     if table is None or table.done or table.finished.is_set():
         return "the game is over: nothing more to play at this table"
     if table.replaying:
@@ -463,17 +573,22 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
 def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float = 0.4, human_time: float = 1800.0,
                today: Callable[[], datetime.date] = daily.utc_today,
                new_seed: Callable[[], int] = lambda: secrets.randbits(63),
-               extra_routes: list[BaseRoute] | None = None, guard: Guard | None = None) -> Starlette:
-    """The application on the store ``db``: unfinished tables resume when it starts up.
+               extra_routes: list[BaseRoute] | None = None, guard: Guard | None = None,
+               limits: ServeLimits | None = None, bot_isolation: str = "process") -> Starlette:
+    """The application on the store ``db``: an unfinished table resumes when its person opens it.
     ``extra_routes`` (e.g. `arena ladder`'s pages and API) are matched before the tables' own.
-    ``guard``: the limits that keep one client from stalling the server (arena.web.guard)."""
+    ``guard``: the limits that keep one client from stalling the server (arena.web.guard);
+    ``limits``: what one person and one address may hold (new players and tables, tables open,
+    idle time, the bots' pool and budget: arena.web.limits.ServeLimits); ``bot_isolation``: where
+    the tables' bots run ("process": each in its own process, the server's way)."""
     if registry is None:
         from arena.plugins import get_registry
 
         registry = get_registry()
     store = db if isinstance(db, WebStore) else WebStore(db)
     store.secret()  # made on first start
-    server = Server(store, registry, pace=pace, human_time=human_time, today=today, new_seed=new_seed)
+    server = Server(store, registry, pace=pace, human_time=human_time, today=today, new_seed=new_seed,
+                    limits=limits, bot_isolation=bot_isolation)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

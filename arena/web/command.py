@@ -29,6 +29,57 @@ def _add_serve(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("--human-time", type=float, default=1800.0, metavar="SECONDS",
                    help="the most a person may think about one decision while connected (default 1800: "
                         "30 minutes); disconnected, the clock stops")
+    add_limit_options(p)
+    p.add_argument("--websockets-per-address", type=int, default=32, metavar="N",
+                   help="WebSockets one client address may hold open at once (default 32; 512 in all)")
+
+
+def add_limit_options(p: argparse.ArgumentParser) -> None:
+    """The options of arena.web.limits.ServeLimits (`arena serve`'s and `arena ladder`'s tables)."""
+    from arena.web.limits import ServeLimits
+
+    d = ServeLimits()
+    p.add_argument("--tables-per-player", type=int, default=d.tables_per_player, metavar="N",
+                   help=f"tables one person may have running at once (default {d.tables_per_player})")
+    p.add_argument("--idle-minutes", type=float, default=d.idle_tables / 60, metavar="MINUTES",
+                   help=f"a table waiting this long for its person's move is put aside, to resume when they open it "
+                        f"again (default {d.idle_tables / 60:g})")
+    p.add_argument("--new-tables", default=f"{d.new_tables.burst}/{d.new_tables.every:g}", metavar="BURST/SECONDS",
+                   help="new tables per client address: BURST at once, then one every SECONDS (default "
+                        f"{d.new_tables.burst}/{d.new_tables.every:g}); beyond, 429 with Retry-After")
+    p.add_argument("--new-players", default=f"{d.new_players.burst}/{d.new_players.every:g}", metavar="BURST/SECONDS",
+                   help="new players (stored on their first nickname or table) per client address (default "
+                        f"{d.new_players.burst}/{d.new_players.every:g})")
+    p.add_argument("--bot-workers", type=int, default=0, metavar="N",
+                   help="bot decisions at once of the people past half their --bot-seconds (default: one per CPU); "
+                        "the others' decide at once")
+    p.add_argument("--bot-seconds", type=float, default=d.bot_seconds, metavar="SECONDS",
+                   help=f"seconds of bot decisions one person's tables may use per minute; beyond, their bots wait "
+                        f"(default {d.bot_seconds:g})")
+
+
+def limits_of(args: argparse.Namespace) -> Any:
+    """The ServeLimits of the options of :func:`add_limit_options`, or a one-line error."""
+    import dataclasses
+
+    from arena.web.limits import ServeLimits, parse_limit
+
+    if not 1 <= args.tables_per_player <= 1000:
+        raise ArenaError(f"--tables-per-player must be from 1 to 1000, not {args.tables_per_player}")
+    if not 0 < args.idle_minutes <= 7 * 24 * 60:
+        raise ArenaError(f"--idle-minutes must be more than 0 and at most a week, not {args.idle_minutes}")
+    if not 0 <= args.bot_workers <= 1024:
+        raise ArenaError(f"--bot-workers must be from 0 (one fewer than the CPUs) to 1024, not {args.bot_workers}")
+    if not 0 < args.bot_seconds <= 3600:
+        raise ArenaError(f"--bot-seconds must be more than 0 and at most 3600, not {args.bot_seconds}")
+    try:
+        new_tables = parse_limit(args.new_tables, "--new-tables")
+        new_players = parse_limit(args.new_players, "--new-players")
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
+    return dataclasses.replace(ServeLimits(), tables_per_player=args.tables_per_player,
+                               idle_tables=args.idle_minutes * 60, new_tables=new_tables, new_players=new_players,
+                               bot_workers=args.bot_workers, bot_seconds=args.bot_seconds)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -52,7 +103,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from arena.web.app import create_app
-    from arena.web.guard import raise_file_limit, uvicorn_config
+    from arena.web.guard import Guard, raise_file_limit, uvicorn_config
 
     if not 0 <= args.port <= 65535:
         raise ArenaError(f"--port {args.port} is not a port (0 to 65535)")
@@ -60,7 +111,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ArenaError(f"--pace must be >= 0 seconds, not {args.pace}")
     if not 0 < args.human_time <= 86400:
         raise ArenaError(f"--human-time must be more than 0 and at most 86400 seconds (a day), not {args.human_time}")
-    app = create_app(args.db, pace=args.pace, human_time=args.human_time)
+    if not 1 <= args.websockets_per_address <= 512:
+        raise ArenaError(f"--websockets-per-address must be from 1 to 512, not {args.websockets_per_address}")
+    guard = Guard(websockets_per_address=args.websockets_per_address)
+    app = create_app(args.db, pace=args.pace, human_time=args.human_time, limits=limits_of(args), guard=guard)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     raise_file_limit()  # every connection holds a file: the usual soft limit of 1,024 is soon reached

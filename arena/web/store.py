@@ -104,9 +104,10 @@ class WebStore(SharedSQLite):
             return bytes.fromhex(rows[0][0])
 
     # -- players -------------------------------------------------------------------------------
-    def add_player(self) -> str:
-        player = secrets.token_urlsafe(18)
-        self._write("INSERT INTO players(id, nickname, created) VALUES (?, NULL, ?)", (player, time.time()))
+    def add_player(self, player: str | None = None) -> str:
+        """Store a player (``player``: the id its cookie already carries; None: a new id)."""
+        player = player or secrets.token_urlsafe(18)
+        self._write("INSERT OR IGNORE INTO players(id, nickname, created) VALUES (?, NULL, ?)", (player, time.time()))
         return player
 
     def player_exists(self, player: str) -> bool:
@@ -130,6 +131,11 @@ class WebStore(SharedSQLite):
                         row[8], row[9])
 
     _COLUMNS = "id, owner, spec, mode, date, ranked, created, finished, margin, termination"
+
+    def delete_table(self, table_id: str) -> None:
+        """Remove a table that never started (refused after it was stored)."""
+        self._write("DELETE FROM actions WHERE table_id = ?", (table_id,))
+        self._write("DELETE FROM tables WHERE id = ?", (table_id,))
 
     def table(self, table_id: str) -> TableRow | None:
         rows = self._query(f"SELECT {self._COLUMNS} FROM tables WHERE id = ?", (table_id,))

@@ -1,5 +1,7 @@
 """One table of `arena serve`: its match played by the referee in a thread of its own, a person in
-one seat (arena.web.human), installed bots hosted in-process in the others.
+one seat (arena.web.human), installed bots in the others: each bot in a process of its own, its
+decisions computed within the server's bot pool (arena.web.botpool: a bound on decisions at once,
+and a budget per person).
 
 Every action is written to the store as it is taken. A table that is started again (after a
 server restart) replays its stored actions: each seat's host answers its first decisions from the
@@ -15,6 +17,7 @@ import collections
 import json
 import sys
 import threading
+import time
 import traceback
 from typing import Any, Callable
 
@@ -23,6 +26,7 @@ from arena.matches import MatchSpec, open_hosts, referee_for
 from arena.players.base import MatchInfo
 from arena.players.hosts import Host
 from arena.referee import FaultPolicy
+from arena.web.botpool import BotPool, lower_priority
 from arena.web.human import CHANNELS, PREFIX, Channel, TableStopped
 from arena.web.store import TableRow, WebStore
 
@@ -31,13 +35,14 @@ class TableCorrupt(Exception):
     """The stored actions do not replay: the match took another course than the log says."""
 
 
-def match_spec(spec: dict[str, Any]) -> MatchSpec:
-    """The :class:`MatchSpec` of a stored table spec (docs/web.md, "What is stored")."""
+def match_spec(spec: dict[str, Any], isolation: str = "inprocess") -> MatchSpec:
+    """The :class:`MatchSpec` of a stored table spec (docs/web.md, "What is stored"), its bots
+    hosted at ``isolation``."""
     n = len(spec["bots"])
     return MatchSpec(index=0, game=spec["game"], options=dict(spec["options"]), deal_seed=spec["deal_seed"],
                      seats=tuple(spec["seats"]), bots=tuple(spec["bots"]), settings=tuple({} for _ in range(n)),
                      bot_seeds=tuple(spec["bot_seeds"]), time_control=dict(spec["time_control"]),
-                     faults=FaultPolicy().as_dict(), isolation="inprocess")
+                     faults=FaultPolicy().as_dict(), isolation=isolation)
 
 
 def margin_of(scores: list[int], side: int) -> int:
@@ -55,6 +60,7 @@ class _Seat(Host):
         self.ignored = inner.ignored
 
     def start(self, info: MatchInfo, timeout: float) -> None:
+        lower_priority(self.inner)
         self.inner.start(info, timeout)
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
@@ -63,13 +69,25 @@ class _Seat(Host):
         if self.answers:
             action, elapsed = self.answers.popleft()
             if not self.human:  # asked all the same: a bot's memory must be what it was
-                self.inner.decide(observation, timeout)
+                self._bot(observation, timeout)
             return action, elapsed
         if self.human:
             self.table.channel.decision = self.table.n
-        elif self.table.pace > 0 and self.table.stopping.wait(self.table.pace):
+            return self.inner.decide(observation, timeout)
+        if self.table.pace > 0 and self.table.stopping.wait(self.table.pace):
             raise TableStopped(self.table.id)
-        return self.inner.decide(observation, timeout)
+        return self._bot(observation, timeout)
+
+    def _bot(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
+        pool = self.table.pool
+        if pool is None:
+            return self.inner.decide(observation, timeout)
+        lower_priority(self.inner)  # again if the bot's process was replaced after a fault
+        answer = pool.decide(self.table.row.owner, lambda: self.inner.decide(observation, timeout),
+                             self.table.stopping, self.table.budget_wait)
+        if self.table.stopping.is_set():
+            raise TableStopped(self.table.id)
+        return answer
 
     def notify(self, event: str, payload: dict[str, Any], timeout: float) -> None:
         self.inner.notify(event, payload, timeout)
@@ -85,7 +103,8 @@ class Table:
     """A running table. ``start()`` plays it in a thread; browsers ``listen()`` to its states."""
 
     def __init__(self, row: TableRow, store: WebStore, registry: Any, *, pace: float = 0.0,
-                 nickname: str | None = None, on_finish: Callable[["Table"], None] | None = None):
+                 nickname: str | None = None, on_finish: Callable[["Table"], None] | None = None,
+                 pool: BotPool | None = None, isolation: str = "inprocess"):
         self.id = row.id
         self.row = row
         self.spec = row.spec
@@ -93,6 +112,10 @@ class Table:
         self.registry = registry
         self.pace = pace
         self.on_finish = on_finish
+        self.pool = pool  # None: the bots decide at once, in this thread's time (tools, tests of the protocol)
+        self.isolation = isolation
+        self.last_move = time.monotonic()  # when an action was last taken (idle tables are put aside)
+        self.put_aside: str | None = None  # why the table was stopped while the server runs on
         self.human_seat: int = self.spec["human_seat"]
         self.game = registry.game(self.spec["game"], self.spec["options"])
         self.channel = Channel(self.id, self._on_turn, self._on_notify)
@@ -151,6 +174,19 @@ class Table:
         if self._thread is not None:
             self._thread.join(timeout)
 
+    def set_aside(self, reason: str) -> None:
+        """Stop the table while the server runs on (idle): its browsers are told ``reason``; it
+        resumes from the store when its person opens it again."""
+        self.put_aside = reason
+        self._broadcast(json.dumps({"type": "error", "message": reason}))
+        self.stop()
+
+    def budget_wait(self, seconds: float) -> None:
+        """The person's bots are over their budget: say so at the table (the game waits)."""
+        self._broadcast_quietly(json.dumps({"type": "notice", "message": (
+            f"your bots used their share of the server's time for this minute: they go on in about "
+            f"{max(1, round(seconds))} s (docs/web.md, 'Limits')")}))
+
     @property
     def replaying(self) -> bool:
         return self.n < len(self.log)
@@ -169,7 +205,7 @@ class Table:
             self.finished.set()
 
     def _play(self) -> None:
-        spec = match_spec(self.spec)
+        spec = match_spec(self.spec, self.isolation)
         answers: list[collections.deque[tuple[str, float]]] = [collections.deque() for _ in spec.bots]
         for seat, action, elapsed in self.log:
             if elapsed is not None:  # asked (a forced action is taken by the referee itself)
@@ -202,6 +238,7 @@ class Table:
         else:
             self.store.add_action(self.id, n, seat, action, None if elapsed is None else round(elapsed, 6))
         self.n = n + 1
+        self.last_move = time.monotonic()
         if self.replaying:
             return
         to_act = state.current_player()
@@ -237,6 +274,16 @@ class Table:
             "result": self.result if self.done else None,
         }
         self._broadcast(json.dumps(message))
+
+    def _broadcast_quietly(self, text: str) -> None:
+        """Send ``text`` to the browsers without making it the table's latest state."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for loop, queue in listeners:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, text)
+            except RuntimeError:
+                pass
 
     def _broadcast(self, text: str) -> None:
         with self._lock:

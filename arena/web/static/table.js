@@ -106,6 +106,10 @@ class TableView {
       this.render();
       return;
     }
+    if (msg.type === "notice") {  // e.g. the person's bots wait for their share of the server's time
+      this.flash(msg.message);
+      return;
+    }
     if (msg.type !== "state") return;
     this.incoming(msg);
   }
