@@ -10,7 +10,9 @@ So with the same deterministic bots the match table is the same however often th
 
 A lost worker (the local pool broken: a worker process killed) stops nothing: the executor is made
 again and the matches of the round not stored yet are played again. A slow or dead remote bot is a
-fault of that seat only (the referee's clock; a seat that cannot be set up is that seat's crash).
+fault of that seat only (the referee's clock; a seat the bot cannot take is that seat's crash). The
+arena's own failure (arena.players.hosts.ArenaFailure) is retried by play_match and, when it
+persists, stored as an ``arena_error`` match whose deal set is void: charged to nobody.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import concurrent.futures
 import json
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -26,7 +29,8 @@ from arena.errors import ArenaError
 from arena.ladder import matchmaking, ratings
 from arena.ladder.config import LadderConfig, LadderEntry
 from arena.ladder.store import LadderStore
-from arena.matches import MatchSpec, seat_seed
+from arena.matches import MatchSpec, arena_error_outcome, is_arena_error, seat_seed
+from arena.players.hosts import ArenaFailure
 from arena.tournaments import integrity
 
 POLL = 2.0  # seconds between looks for new versions while no ladder has enough to play
@@ -118,6 +122,7 @@ class Ladder:
                 last = self.store.last_round()
                 if rounds is not None and last >= rounds:
                     break
+                self.review_probation()
                 chosen = self.choose(last + 1)
                 if not chosen:  # no ladder has enough active versions: wait for submissions
                     waiting = self._waiting_line()
@@ -178,7 +183,13 @@ class Ladder:
             stored = 0
             try:
                 for spec, outcome in self._executor_now().run(pending):
-                    result = integrity.checked(spec, outcome["result"], outcome["record"], self.registry)  # never trusted
+                    if is_arena_error(outcome["result"]):  # the arena's failure after its retries: nobody is charged
+                        message = str(outcome["result"]["termination"].get("message", ""))
+                        outcome = arena_error_outcome(spec, ArenaFailure(message))  # rebuilt from the spec alone
+                        self.log(f"match {spec.index}: {message} (the arena's failure: its deal set is not rated)")
+                        result = outcome["result"]
+                    else:
+                        result = integrity.checked(spec, outcome["result"], outcome["record"], self.registry)  # never trusted
                     if self.store.save_match(spec.index, result, outcome["record"]):
                         stored += 1
                     self._rate_ready()
@@ -227,22 +238,49 @@ class Ladder:
         return count
 
     def rate(self, deal_set: Mapping[str, Any]) -> None:
-        """One TrueSkill update for a finished deal set, its faults counted, probation applied."""
+        """One TrueSkill update for a finished deal set, its faults counted, probation applied over
+        each version's recent matches (ratings.probation). A deal set the arena could not play
+        (a match ``arena_error``) is void: marked rated with nothing updated, nobody charged."""
         ladder = deal_set["ladder"]
+        if ratings.is_void(deal_set):
+            if self.store.rate(deal_set["id"], {}, {}):
+                self.log(f"deal set {deal_set['id']} in {ladder} is not rated: the arena could not play one of its matches")
+            return
         lineup = list(deal_set["lineup"])
         current = {v: self.store.rating(v, ladder) for v in lineup}
         updates = ratings.rate_deal_set(deal_set, current)
         statuses: dict[int, tuple[str, str]] = {}
-        for version_id, update in updates.items():
+        for version_id in updates:
             version = self.store.version(version_id)
             if version is None or version["status"] != "active":
                 continue
-            why = ratings.probation(current[version_id], update, deal_set["matches"], ratings.version_name(version))
+            why = ratings.probation(self._window(version_id, ladder, deal_set["id"]), ratings.version_name(version))
             if why:
                 statuses[version_id] = ("probation", why)
         if self.store.rate(deal_set["id"], updates, statuses):
             for version_id, (_, why) in statuses.items():
                 self.log(f"version {version_id} is on probation in {ladder}: {why}")
+
+    def _window(self, version_id: int, ladder: str, upto: int | None = None) -> list[dict[str, Any]]:
+        """A version's probation window in ``ladder`` (ratings.PROBATION_WINDOW, PROBATION_HOURS)."""
+        since = time.time() - ratings.PROBATION_HOURS * 3600
+        return self.store.recent_matches(version_id, ladder, since, ratings.PROBATION_WINDOW, upto)
+
+    def review_probation(self) -> list[int]:
+        """Take off probation every version whose window no longer puts it there in any of its
+        ladders (its faults grew older than the window): it is scheduled again, and goes back on
+        probation if it still faults. Run before each round; returns the versions set active."""
+        freed = []
+        for version in self.store.versions(status="probation"):
+            name = ratings.version_name(version)
+            ladders = [entry.key for entry in self.config.ladders if entry.game in version["games"]]
+            if any(ratings.probation(self._window(version["id"], key), name) for key in ladders):
+                continue
+            self.store.set_status(version["id"], "active", "")
+            self.log(f"version {version['id']} ({name}) is off probation: its faults are older than the window "
+                     f"(its last {ratings.PROBATION_WINDOW} matches within {ratings.PROBATION_HOURS:g} h)")
+            freed.append(version["id"])
+        return freed
 
     # -- choosing a round ------------------------------------------------------------------------
     def choose(self, round: int) -> list[tuple[str, list[int], str, list[dict[str, Any]]]]:

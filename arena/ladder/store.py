@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
-from arena.ladder.ratings import outcome_of, side_sums
+from arena.ladder.ratings import ARENA_ERROR, outcome_of, side_sums
 from arena.sqlite_shared import SharedSQLite
 
 SCHEMA = """
@@ -423,6 +423,25 @@ class LadderStore(SharedSQLite):
         rows = self._query(sql + " ORDER BY id DESC LIMIT ?", [*args, limit])
         return [self._deal_set(r) for r in rows]
 
+    def recent_matches(self, version: int, ladder: str, since: float, limit: int,
+                       upto: int | None = None) -> list[dict[str, Any]]:
+        """The probation window: ``version``'s most recent finished matches in ``ladder`` (spec and
+        result), newest first, at most ``limit``, none finished before ``since``, of deal sets up to
+        id ``upto`` (the one being rated: those after it are not rated yet). Read from the newest
+        deal sets only (``limit`` of them hold at least ``limit`` matches)."""
+        where, args = "", [ladder, version, since]  # type: tuple[str, list[Any]]
+        if upto is not None:
+            where, args = " AND id <= ?", [*args, upto]
+        ids = [r[0] for r in self._query(
+            "SELECT id FROM ladder_deal_sets WHERE ladder = ? AND EXISTS (SELECT 1 FROM json_each(lineup) WHERE value = ?) "
+            f"AND finished >= ?{where} ORDER BY id DESC LIMIT ?", [*args, limit])]
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
+        rows = self._query(f"SELECT spec, result FROM ladder_matches WHERE deal_set IN ({marks}) AND result IS NOT NULL "
+                           "AND finished >= ? ORDER BY id DESC LIMIT ?", [*ids, since, limit])
+        return [{"spec": json.loads(r[0]), "result": json.loads(r[1])} for r in rows]
+
     def match(self, match_id: int) -> dict[str, Any] | None:
         """One match: id, deal_set, rotation, spec, result, record (parsed), finished."""
         rows = self._query("SELECT id, deal_set, rotation, spec, result, record, finished FROM ladder_matches "
@@ -473,8 +492,8 @@ class LadderStore(SharedSQLite):
         played = [{"spec": json.loads(spec), "result": json.loads(result)} for spec, result in db.execute(
             "SELECT spec, result FROM ladder_matches WHERE deal_set = ? AND result IS NOT NULL ORDER BY rotation",
             (deal_set_id,))]
-        if not played:
-            return
+        if not played or any((m["result"].get("termination") or {}).get("how") == ARENA_ERROR for m in played):
+            return  # a deal set the arena could not play is nobody's win or loss
         sums = side_sums(played, len(lineup))
         for i, version in enumerate(lineup):
             for j, opponent in enumerate(lineup):

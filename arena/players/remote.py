@@ -43,7 +43,7 @@ import grpc
 from arena import wire
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
-from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host
+from arena.players.hosts import GRACE, ArenaFailure, BotCrash, BotTimeout, Host
 from arena.players.launch import launcher
 from arena.players.limits import LOG_LIMIT
 from arena.players.logs import CappedLog
@@ -344,7 +344,8 @@ class CommandHost(GrpcHost):
         self.process: subprocess.Popen | None = None
         self.log = CappedLog(log_path, log_limit)  # its output, capped (a temporary file unless log_path)
         self.restarts = 0
-        self._launch_error: str | None = None
+        self._launch_error: str | None = None  # the bot's: its command names no program
+        self._arena_error: str | None = None  # the arena's: its launcher or sandbox could not be started
         self._ready = False
         self._host_args: dict[str, Any] = dict(seed=seed, settings=settings, max_send=max_send, max_receive=max_receive)
         self._launch()
@@ -359,7 +360,7 @@ class CommandHost(GrpcHost):
         GrpcHost.__init__(self, Address("grpc", "127.0.0.1", port), **self._host_args)
         env = {**os.environ, **self.extra_env, ENV_PORT: str(port), ENV_HOST: "127.0.0.1"}
         self._ready = False
-        self._launch_error = None
+        self._launch_error = self._arena_error = None
         argv = command_argv(self.command, port)
         if not _runnable(argv[0], self.cwd, env.get("PATH")):
             self.process = None
@@ -369,9 +370,9 @@ class CommandHost(GrpcHost):
         try:  # through the launcher, which makes it die with the arena (no preexec_fn: see arena.players.launch)
             self.process = subprocess.Popen(launcher(argv), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
                                             stdout=output, stderr=output, start_new_session=True)
-        except OSError as exc:
+        except OSError as exc:  # the launcher is the arena's Python: it could not be started at all
             self.process = None
-            self._launch_error = f"cannot run {self.command!r}: {exc}"
+            self._arena_error = f"cannot start the arena's launcher for {self.command!r}: {exc}"
         finally:
             CappedLog.started(output)
 
@@ -384,6 +385,8 @@ class CommandHost(GrpcHost):
         """Wait (outside any clock) until the bot's health check answers SERVING."""
         if self._ready:
             return
+        if self._arena_error:
+            raise ArenaFailure(self._arena_error)
         if self._launch_error or self.process is None:
             raise BotCrash(self._launch_error or f"the command {self.command!r} is not running")
         from grpc_health.v1 import health_pb2, health_pb2_grpc

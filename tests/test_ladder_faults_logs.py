@@ -1,0 +1,157 @@
+"""Faults charged to the right party, and logs an author can use (issue 31, findings 7 and 8).
+
+* The arena's own failure while setting up a seat (here a broken pipe to its fork server, the
+  failure seen setting up a house seat) is played again and, when it persists, recorded as the
+  arena's: no fault on the bot, no probation, no rating; a bot's own failure stays the bot's.
+* Probation looks at a version's recent matches only: old faults come off.
+* A forfeit is a loss on the bot page and in head to head, as it is in the rating.
+* An author downloads their own bot's logs (nobody else can); empty logs are not kept; a bot's
+  logs are kept within a budget, oldest dropped first; flooding past the cap is a fault.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from arena.ladder.config import parse
+from arena.ladder.scheduler import Ladder
+from arena.ladder.store import LadderStore
+from arena.players import isolated
+from arena.plugins import get_registry
+
+TINY = {"game": "all_fours", "players": 2, "options": {"max_hands": 2}}
+
+
+def _ladder(tmp_path, name: str, rounds_config: dict[str, Any] | None = None, **kwargs: Any) -> Ladder:
+    registry = get_registry()
+    config = parse({"ladder": [dict(TINY, **(rounds_config or {}))]}, "test", registry)
+    store = LadderStore(tmp_path / f"{name}.db")
+    said: list[str] = []
+    ladder = Ladder(store, registry, config, tmp_path / f"{name}_files", executor="inline", log=said.append,
+                    **kwargs)
+    ladder.said = said  # type: ignore[attr-defined]
+    return ladder
+
+
+def _break_spawns(monkeypatch, bot_path: str, times: int | None) -> list[int]:
+    """The arena's fork server fails (BrokenPipeError) when it starts ``bot_path``'s process, the
+    first ``times`` times (None: always): the arena's failure, inside the arena's own host code."""
+    calls = [0]
+    spawn = isolated.ProcessHost._spawn
+
+    def broken(self: isolated.ProcessHost) -> None:
+        if self.path == bot_path:
+            calls[0] += 1
+            if times is None or calls[0] <= times:
+                raise BrokenPipeError(32, "Broken pipe")
+        spawn(self)
+
+    monkeypatch.setattr(isolated.ProcessHost, "_spawn", broken)
+    return calls
+
+
+def _faults(store: LadderStore) -> list[dict[str, Any]]:
+    return [f for d in store.deal_sets(limit=10_000) for m in d["matches"] for f in (m["result"] or {}).get("faults", [])]
+
+
+def test_an_arena_failure_setting_up_a_seat_is_played_again_and_not_charged(tmp_path, monkeypatch):
+    calls = _break_spawns(monkeypatch, "bots.random_bot:make", times=2)
+    ladder = _ladder(tmp_path, "retried", seed=2, pairings=1, house=["heuristic", "random"])
+    ladder.run(rounds=1)
+    store = ladder.store
+    [deal_set] = store.deal_sets()
+    assert calls[0] >= 3  # two failures, then the match played
+    assert _faults(store) == [], _faults(store)  # nobody charged: the arena failed, not random
+    first = store.match(deal_set["matches"][0]["id"])
+    assert first is not None and len(first["record"]["arena_retries"]) == 2
+    assert "BrokenPipeError" in first["record"]["arena_retries"][0]
+    assert all(m["result"]["termination"]["how"] in ("normal", "unfinished") for m in deal_set["matches"])
+    assert deal_set["rated"] and {r["bot"] for r in store.ratings("all_fours/2")} == {"heuristic", "random"}
+
+
+def test_an_arena_failure_that_persists_is_the_arenas_never_rated_nor_probation(tmp_path, monkeypatch):
+    _break_spawns(monkeypatch, "bots.random_bot:make", times=None)
+    ladder = _ladder(tmp_path, "persists", seed=2, pairings=2, house=["heuristic", "random"])
+    ladder.run(rounds=3)  # goes on: the arena's failure ends neither the match table nor the ladder
+    store = ladder.store
+    deal_sets = store.deal_sets(limit=100)
+    assert len(deal_sets) == 6 and all(d["rated"] for d in deal_sets)
+    for deal_set in deal_sets:
+        for match in deal_set["matches"]:
+            termination = match["result"]["termination"]
+            assert termination["how"] == "arena_error" and "BrokenPipeError" in termination["message"], termination
+    assert _faults(store) == []
+    assert store.ratings("all_fours/2") == []  # never rated ...
+    assert {v["bot"]: v["status"] for v in store.versions()} == {"heuristic": "active", "random": "active"}  # ... nor on probation
+    assert store.pairs([v["id"] for v in store.versions()]) == []  # nor anyone's win or loss
+    assert any("the arena's failure" in line for line in ladder.said), ladder.said  # said to the operator
+
+
+def test_a_bots_own_failure_to_start_stays_the_bots(tmp_path):
+    """The control: a program that exits before serving is its own crash, not the arena's."""
+    from arena.matches import MatchSpec, play_match
+
+    spec = MatchSpec.single("all_fours", ['cmd:python3 -c "import sys; sys.exit(3)"', "random"],
+                            options={"players": 2, "max_hands": 2}, isolation="process")
+    result = play_match(spec, tolerant=True)
+    [fault] = result.faults
+    assert fault.seat == 0 and fault.kind.value == "crash" and "exited with code 3 before serving" in fault.message
+    assert result.termination.how == "forfeit" and "arena_retries" not in result.record
+
+
+def _set_back(store: LadderStore, version_id: int, seconds: float) -> None:
+    """Make ``version_id``'s matches ``seconds`` older (as if that much time had passed)."""
+    with store._transaction() as db:
+        db.execute("UPDATE ladder_matches SET finished = finished - ? WHERE deal_set IN (SELECT d.id FROM "
+                   "ladder_deal_sets d, json_each(d.lineup) WHERE json_each.value = ?)", (seconds, version_id))
+        db.execute("UPDATE ladder_deal_sets SET finished = finished - ? WHERE id IN (SELECT d.id FROM "
+                   "ladder_deal_sets d, json_each(d.lineup) WHERE json_each.value = ?)", (seconds, version_id))
+
+
+def test_probation_counts_recent_matches_only(tmp_path):
+    ladder = _ladder(tmp_path, "window", seed=3, pairings=2, house=["heuristic", "random"])
+    store = ladder.store
+    store.add_author("dead-author", "x")
+    store.add_bot("dead", "dead-author")
+    dead = store.add_version("dead", "grpc", "grpc://127.0.0.1:9", ["all_fours"], "active")["id"]
+    with store._transaction() as db:  # a long clean history: 1,000 matches without a fault, rated before today
+        db.execute("INSERT INTO ladder_ratings(version, ladder, mu, sigma, deal_sets, matches, faults) "
+                   "VALUES (?, 'all_fours/2', 30.0, 1.0, 500, 1000, 0)", (dead,))
+    ladder.run(rounds=3)  # now its endpoint is dead: every match it plays is a fault
+    version = store.version(dead)
+    assert version is not None and version["status"] == "probation", (version, store.rating(dead, "all_fours/2"))
+    assert version["reason"].startswith("faults in ") and "of its last " in version["reason"]
+    assert ladder.review_probation() == []  # its faults are recent: it stays on probation
+
+    _set_back(store, dead, 2 * 24 * 3600)  # two days later: its faults have left the window
+    assert ladder.review_probation() == [dead]
+    assert store.version(dead)["status"] == "active"
+    assert any("off probation" in line for line in ladder.said)
+    played = store.rating(dead, "all_fours/2")["matches"]
+    while store.version(dead)["status"] == "active" and store.last_round() < 10:  # it plays again, still dead ...
+        ladder.run(rounds=store.last_round() + 1)
+    assert store.rating(dead, "all_fours/2")["matches"] >= played + 5
+    assert store.version(dead)["status"] == "probation"  # ... and is back on probation after 5 matches
+
+
+def test_a_forfeit_is_shown_as_the_loss_it_is_rated(tmp_path):
+    from arena.ladder import board
+
+    # bad-illegal answers an illegal action at its first decision: it forfeits every match at 0-0
+    ladder = _ladder(tmp_path, "forfeit", seed=1, pairings=1, house=["heuristic", "bad-illegal"])
+    ladder.run(rounds=1)
+    store = ladder.store
+    [deal_set] = store.deal_sets()
+    assert all(m["result"]["termination"]["how"] == "forfeit" for m in deal_set["matches"])
+    ids = {v["bot"]: v["id"] for v in store.versions()}
+    rated = {r["bot"]: r["mu"] for r in store.ratings("all_fours/2")}
+    assert rated["heuristic"] > rated["bad-illegal"]  # rated as a loss ...
+    page = board.bot_page(store, "bad-illegal")
+    assert [d["outcome"] for d in page["recent"]] == ["lost"]  # ... shown as one on its page
+    assert [(h["opponent"], h["won"], h["drawn"], h["lost"]) for h in page["head_to_head"]] == [("heuristic", 0, 0, 1)]
+    other = board.bot_page(store, "heuristic")
+    assert [d["outcome"] for d in other["recent"]] == ["won"]
+    assert [(h["won"], h["drawn"], h["lost"]) for h in other["head_to_head"]] == [(1, 0, 0)]
+    assert ids
