@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import zlib
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
@@ -20,7 +21,7 @@ from arena.games.base import SeededDecks
 from arena.players.hosts import ArenaFailure, Host
 from arena.players.seats import make_host, make_host_or_fault
 from arena.referee import FaultPolicy, Referee, TimeControl
-from arena.referee.faults import MAX_MESSAGE_CHARS, excerpt
+from arena.referee.faults import MAX_MESSAGE_CHARS, Fault, FaultKind, Response, excerpt
 
 if TYPE_CHECKING:
     from arena.games.base import Game, GameState
@@ -109,6 +110,35 @@ def open_hosts(registry: "Registry", spec: MatchSpec, game: "Game | None" = None
     finally:
         for host in hosts:
             host.close()
+        drop_empty_logs(spec)
+
+
+def drop_empty_logs(spec: MatchSpec) -> None:
+    """Remove the match's logs a bot wrote nothing to: most bots print nothing, and an empty file
+    per seat per match would be all a log folder holds."""
+    if not spec.log_dir:
+        return
+    for seat in range(len(spec.bots)):
+        path = log_path(spec, seat)
+        try:
+            if path and os.path.getsize(path) == 0:
+                os.unlink(path)
+        except OSError:  # never written (a seat that was not set up) or gone already
+            pass
+
+
+def log_floods(spec: MatchSpec, hosts: Sequence[Host], hands: int, actions: int) -> list[Fault]:
+    """A fault (``log_flood``, recorded: the result stands) for each seat whose output passed its
+    log's cap (the capped logs of launched programs and sandboxed bots, arena.players.logs). A
+    bot's log is its author's to read: flooding it is no way to hide from the fault count."""
+    faults = []
+    for seat, host in enumerate(hosts):
+        log = getattr(host, "log", None)
+        if getattr(log, "cut", False) is True:
+            faults.append(Fault(seat=seat, kind=FaultKind.LOG_FLOOD, answer=None, hand=hands, action_index=actions,
+                                response=Response.RECORDED,
+                                message=f"its output passed its log's cap of {log.limit} bytes; the rest was dropped"))
+    return faults
 
 
 def log_path(spec: MatchSpec, seat: int) -> str | None:
@@ -116,9 +146,12 @@ def log_path(spec: MatchSpec, seat: int) -> str | None:
     temporary file) when the spec has no log directory."""
     if not spec.log_dir:
         return None
-    import os
+    return log_file(spec.log_dir, spec.index, seat)
 
-    return os.path.join(spec.log_dir, f"match-{spec.index:04d}-seat-{seat}.log")
+
+def log_file(log_dir: str | os.PathLike, match: int, seat: int) -> str:
+    """``LOG_DIR/match-NNNN-seat-S.log``: the log of ``seat`` in match number ``match``."""
+    return os.path.join(log_dir, f"match-{match:04d}-seat-{seat}.log")
 
 
 def referee_for(spec: MatchSpec, game: "Game", hosts: Sequence[Host], *, ask_forced: bool = False,
@@ -221,6 +254,12 @@ def _play_once(spec: MatchSpec, registry: "Registry", ask_forced: bool,
         result = referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()
         # which limits the machine let the sandboxes set (the cgroup's are skipped where not offered)
         applied = sorted({name for host in hosts for name in getattr(getattr(host, "sandbox", None), "applied", ())})
+    # the hosts are closed: their logs are complete (what a flooding bot wrote is all counted)
+    hands = result.record.get("hands") or []
+    floods = log_floods(spec, hosts, max(0, len(hands) - 1), len(hands[-1].get("actions", ())) if hands else 0)
+    if floods:
+        result.faults.extend(floods)
+        result.record.setdefault("faults", []).extend(fault.as_dict() for fault in floods)
     result.isolation = spec.isolation  # the result and the record say which level the bots ran at
     result.record["isolation"] = spec.isolation
     if spec.isolation == "sandbox":

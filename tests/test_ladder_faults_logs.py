@@ -155,3 +155,155 @@ def test_a_forfeit_is_shown_as_the_loss_it_is_rated(tmp_path):
     assert [d["outcome"] for d in other["recent"]] == ["won"]
     assert [(h["won"], h["drawn"], h["lost"]) for h in other["head_to_head"]] == [(1, 0, 0)]
     assert ids
+
+
+# -- logs an author can use ------------------------------------------------------------------------
+
+TALKER = '''"""Says one line of 1,000 bytes when it is made (each match), then plays the first legal action."""
+from arena.players.base import Player
+
+
+class Talker(Player):
+    def act(self, observation):
+        return observation["legal_actions"][0]
+
+
+def make(settings, seed):
+    print("talker " + "t" * 992, flush=True)
+    return Talker()
+'''
+
+FLOODER = '''"""Writes 256 KiB when it is made (each match): far past the ladder's 8 KiB log cap."""
+import sys
+
+from arena.players.base import Player
+
+
+class Flooder(Player):
+    def act(self, observation):
+        return observation["legal_actions"][0]
+
+
+def make(settings, seed):
+    sys.stdout.write("flood " * 45000)
+    sys.stdout.flush()
+    return Flooder()
+'''
+
+LOG_CAP = 8 * 1024
+BUDGET = 2500  # two of the talker's 1,000-byte logs, not three
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    """A ladder (in this process, inline, real sandboxes) where alice's talker, bob's flooder and
+    the house random bot played two rounds, with an 8 KiB log cap and a 2,500-byte log budget;
+    its authors' API on a real server. Yields (ladder, url, tokens)."""
+    from arena.ladder import accounts, api
+    from arena.players.sandbox import bwrap
+    from arena.web.app import create_app
+    from tests import ladder_support
+
+    if bwrap() is None:
+        pytest.skip("the sandbox needs bubblewrap (bwrap)")
+    tmp_path = tmp_path_factory.mktemp("logs")
+    ladder = _ladder(tmp_path, "logs", {"limits": {"log_size": LOG_CAP}}, seed=7, pairings=3, house=["random"],
+                     log_budget=BUDGET)
+    store = ladder.store
+    tokens = {}
+    for author, bot, source in (("alice", "talker", TALKER), ("bob", "flooder", FLOODER)):
+        tokens[author] = accounts.register(store, author)
+        folder = tmp_path / bot
+        folder.mkdir()
+        (folder / f"{bot}_bot.py").write_text(source)
+        store.add_bot(bot, author)
+        store.add_version(bot, "python", f"pybot:{folder}#{bot}_bot:make", ["all_fours"], "active")
+    ladder.run(rounds=2)
+    app = create_app(tmp_path / "logs.db", registry=ladder.registry, extra_routes=api.routes(ladder))
+    with ladder_support.serving(app) as url:
+        yield ladder, url, tokens
+    store.close()
+
+
+def _matches_of(store: LadderStore, bot: str) -> list[dict[str, Any]]:
+    """The matches ``bot`` played, oldest first, with the seats it held."""
+    found = []
+    for deal_set in reversed(store.deal_sets(limit=1000)):
+        for match in deal_set["matches"]:
+            seats = [s for s, name in enumerate(match["spec"]["seats"]) if name.startswith(bot + " v")]
+            if seats:
+                found.append(dict(match, held=seats))
+    return found
+
+
+def test_an_author_downloads_their_own_bots_log_and_nobody_else_can(logged, tmp_path):
+    from tests.ladder_support import arena, get
+
+    ladder, url, tokens = logged
+    newest = _matches_of(ladder.store, "talker")[-1]
+    token_file = tmp_path / "alice.token"
+    token_file.write_text(tokens["alice"])
+    done = arena("logs", "--server", url, "--token-file", str(token_file), "talker", str(newest["id"]))
+    assert done.returncode == 0, done.stderr
+    assert f"== talker v1, match {newest['id']}, seat {newest['held'][0]}: 1000 bytes" in done.stdout
+    assert "talker " + "t" * 992 in done.stdout
+
+    path = f"/api/ladder/bots/talker/logs/{newest['id']}"
+    status, answer = get(url + path, tokens["alice"])
+    assert status == 200 and answer["logs"][0]["kept"] and answer["logs"][0]["text"].startswith("talker t")
+    assert get(url + path, tokens["bob"])[0] == 403  # another author
+    assert get(url + path)[0] == 401  # no token
+    assert get(url + path, "ta_not-a-token")[0] == 401
+    done = arena("logs", "--server", url, "--token", tokens["bob"], "talker", str(newest["id"]))
+    assert done.returncode != 0 and "403" in done.stderr and "another author's" in done.stderr
+    other = next(m for m in _matches_of(ladder.store, "flooder") if m["id"] not in
+                 {t["id"] for t in _matches_of(ladder.store, "talker")})
+    assert get(url + f"/api/ladder/bots/talker/logs/{other['id']}", tokens["alice"])[0] == 404  # not its match
+    # bob reads his own flooder's newest log (kept whatever the budget): cut at the cap
+    newest_flood = _matches_of(ladder.store, "flooder")[-1]
+    status, answer = get(url + f"/api/ladder/bots/flooder/logs/{newest_flood['id']}", tokens["bob"])
+    assert status == 200 and LOG_CAP <= answer["logs"][0]["size"] < LOG_CAP + 200
+    assert "the log was cut here" in answer["logs"][0]["text"]
+
+
+def test_empty_logs_are_not_kept(logged):
+    ladder, _, _ = logged
+    files = sorted(p.name for p in ladder.log_dir.iterdir())
+    random_seats = {f"match-{m['id']:04d}-seat-{s}.log" for m in _matches_of(ladder.store, "random") for s in m["held"]}
+    assert random_seats and not random_seats & set(files)  # the house bot printed nothing: no file
+    assert all((ladder.log_dir / name).stat().st_size > 0 for name in files)
+    assert files  # the control: what the others printed is kept
+
+
+def test_a_bots_logs_keep_within_the_budget_oldest_dropped_first(logged):
+    ladder, url, tokens = logged
+    from tests.ladder_support import get
+
+    talker = _matches_of(ladder.store, "talker")
+    assert len(talker) >= 3
+    kept = [(m["id"], s) for m in talker for s in m["held"]
+            if (ladder.log_dir / f"match-{m['id']:04d}-seat-{s}.log").exists()]
+    held = [(m["id"], s) for m in talker for s in m["held"]]
+    assert kept == held[-2:]  # the two newest fit the budget; the older ones were dropped
+    version = ladder.store.versions(bot="talker")[0]["id"]
+    assert ladder.store.log_bytes(version) <= BUDGET
+    status, answer = get(url + f"/api/ladder/bots/talker/logs/{talker[0]['id']}", tokens["alice"])
+    assert status == 200 and answer["logs"][0]["kept"] is False and answer["logs"][0]["text"] == ""
+
+
+def test_flooding_past_the_log_cap_is_a_fault(logged):
+    ladder, _, _ = logged
+    store = ladder.store
+    flooder = _matches_of(store, "flooder")
+    assert flooder
+    for match in flooder:
+        floods = [f for f in match["result"]["faults"] if f["kind"] == "log_flood"]
+        assert [f["seat"] for f in floods] == match["held"], match["result"]["faults"]
+        assert floods[0]["response"] == "recorded" and f"cap of {LOG_CAP} bytes" in floods[0]["message"]
+    version = store.versions(bot="flooder")[0]
+    rating = store.rating(version["id"], "all_fours/2")
+    assert rating is not None and rating["faults"] == rating["matches"] == len(flooder)  # each counts
+    assert version["status"] == "probation" and "log_flood" in version["reason"]
+    for match in _matches_of(store, "talker"):  # the control: a bot within the cap has no fault
+        assert not [f for f in match["result"]["faults"] if f["seat"] in match["held"]]
+    assert store.versions(bot="talker")[0]["status"] == "active"

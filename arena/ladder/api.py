@@ -4,7 +4,9 @@
 ``POST /api/ladder/bots {"name", "kind", "games", ...}`` with ``Authorization: Bearer TOKEN`` ->
 201 the version (status 'validating', or 'refused' with the reason when it does not install);
 ``POST /api/ladder/bots/NAME/retire`` -> 200 the retired versions; ``GET /api/ladder/versions/ID``
--> a version (its status and reason: what ``arena submit --wait`` polls).
+-> a version (its status and reason: what ``arena submit --wait`` polls); ``GET
+/api/ladder/bots/NAME/logs/MATCH`` with the token -> the bot's logs of that match (its author's
+only: arena.ladder.logs).
 
 Errors are ``{"error": "..."}`` with 400, 401 (no valid token), 403 (another author's bot), 404,
 409, 413 (over the size limit, told by Content-Length before anything is read, or while reading),
@@ -22,7 +24,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from arena.ladder import accounts, submissions, validation
+from arena.ladder import accounts, logs, submissions, validation
 from arena.ladder.accounts import AccountError
 
 SMALL_BODY = 16 * 1024  # bytes of a request without an upload
@@ -114,10 +116,18 @@ def routes(ladder: Any) -> list[Route]:
             raise AccountError(f"no version has id {text!r}", 404)
         return JSONResponse(submissions.public(found))
 
+    @_errors
+    async def bot_logs(request: Request) -> Response:
+        author = await run_in_threadpool(accounts.author_of, store, _token(request))
+        found = await run_in_threadpool(logs.bot_logs, ladder, author, request.path_params["name"],
+                                        request.path_params["match"])
+        return JSONResponse(found)
+
     validation.resume(ladder)
     return [
         Route("/api/ladder/authors", authors, methods=["POST"]),
         Route("/api/ladder/bots", bots, methods=["POST"]),
         Route("/api/ladder/bots/{name}/retire", retire, methods=["POST"]),
         Route("/api/ladder/versions/{id}", version, methods=["GET"]),
+        Route("/api/ladder/bots/{name}/logs/{match}", bot_logs, methods=["GET"]),
     ]

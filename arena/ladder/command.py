@@ -42,6 +42,8 @@ def _add_ladder(p: argparse.ArgumentParser, registry: Any) -> None:
                    help="the largest submission accepted (default 16 MiB; a number or e.g. '8 MiB')")
     p.add_argument("--rate-limit", type=int, default=10, metavar="N",
                    help="the most versions an author may submit per hour (default 10)")
+    p.add_argument("--log-budget", type=_log_budget, default=64 * 1024 * 1024, metavar="BYTES",
+                   help="bytes of logs kept per bot version, its oldest dropped first (default 64 MiB)")
 
 
 def _size(text: str) -> int:
@@ -51,6 +53,15 @@ def _size(text: str) -> int:
         return parse_limits({"file_size": text}).file_size
     except ArenaError as exc:
         raise argparse.ArgumentTypeError(str(exc).replace("file_size", "--max-upload")) from None
+
+
+def _log_budget(text: str) -> int:
+    from arena.players.limits import parse_limits
+
+    try:
+        return parse_limits({"file_size": text}).file_size
+    except ArenaError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("file_size", "--log-budget")) from None
 
 
 def _seed(text: str) -> int | str:
@@ -86,7 +97,7 @@ def build(args: argparse.Namespace, registry: Any) -> Any:
         return Ladder(store, registry, config, data_dir_for(args.db), executor=executor,
                       workers=args.workers or os.cpu_count() or 1, seed=_seed(args.seed), pairings=args.pairings,
                       house=house, executor_options={"ray_address": args.ray_address},
-                      max_upload=args.max_upload, rate_limit=args.rate_limit)
+                      max_upload=args.max_upload, rate_limit=args.rate_limit, log_budget=args.log_budget)
     except BaseException:
         store.close()
         raise

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import os
 import sys
 import threading
 import time
@@ -29,11 +30,12 @@ from arena.errors import ArenaError
 from arena.ladder import matchmaking, ratings
 from arena.ladder.config import LadderConfig, LadderEntry
 from arena.ladder.store import LadderStore
-from arena.matches import MatchSpec, arena_error_outcome, is_arena_error, seat_seed
+from arena.matches import MatchSpec, arena_error_outcome, is_arena_error, log_file, seat_seed
 from arena.players.hosts import ArenaFailure
 from arena.tournaments import integrity
 
 POLL = 2.0  # seconds between looks for new versions while no ladder has enough to play
+LOG_BUDGET = 64 * 1024 * 1024  # bytes of logs kept per bot version (its oldest dropped first)
 MAX_RESTARTS = 5  # executor restarts in a row without a stored match before the ladder gives up
 
 
@@ -58,7 +60,8 @@ class Ladder:
                  executor: str | Callable[[], Any] = "local", workers: int = 2, seed: int | str = 0,
                  pairings: int | None = None, house: Sequence[str] = (), *,
                  executor_options: Mapping[str, Any] | None = None, max_upload: int = 16 * 1024 * 1024,
-                 rate_limit: int = 10, poll: float = POLL, log: Callable[[str], None] | None = None):
+                 rate_limit: int = 10, poll: float = POLL, log: Callable[[str], None] | None = None,
+                 log_budget: int = LOG_BUDGET):
         self.store = store
         self.registry = registry
         self.config = config
@@ -69,6 +72,7 @@ class Ladder:
         self.house = tuple(house)
         self.max_upload = max_upload
         self.rate_limit = rate_limit
+        self.log_budget = log_budget
         self.poll = poll
         self.log = log or (lambda message: print(f"arena ladder: {message}", file=sys.stderr, flush=True))
         self._executor_factory = executor if callable(executor) else self._registered(executor, executor_options or {})
@@ -192,6 +196,7 @@ class Ladder:
                         result = integrity.checked(spec, outcome["result"], outcome["record"], self.registry)  # never trusted
                     if self.store.save_match(spec.index, result, outcome["record"]):
                         stored += 1
+                        self._keep_logs(spec)
                     self._rate_ready()
                     if self._stopped(stop):
                         return
@@ -219,6 +224,36 @@ class Ladder:
                 self.restarts += 1
                 stop.wait(0.5 * failures)  # a failing cluster is not hammered
         self._rate_ready()
+
+    # -- the bots' logs --------------------------------------------------------------------------
+    @property
+    def log_dir(self) -> Path:
+        return self.data_dir / "logs"
+
+    def _keep_logs(self, spec: MatchSpec) -> None:
+        """Note a stored match's logs (the non-empty ones: empty ones are not kept) by version, and
+        keep each of its versions' logs within ``log_budget`` bytes, its oldest dropped first."""
+        deal_set = self.store.deal_set(spec.deal_set)
+        if deal_set is None:
+            return
+        names = list(spec.lineup)
+        kept: list[tuple[int, int, int, int]] = []
+        for seat, name in enumerate(spec.seats):
+            if name not in names or names.index(name) >= len(deal_set["lineup"]):
+                continue
+            try:
+                size = os.path.getsize(log_file(self.log_dir, spec.index, seat))
+            except OSError:  # the bot wrote nothing: no log
+                continue
+            if size:
+                kept.append((spec.index, seat, int(deal_set["lineup"][names.index(name)]), size))
+        self.store.add_logs(kept)
+        for version in sorted({row[2] for row in kept}):
+            for match, seat in self.store.logs_over_budget(version, self.log_budget):
+                try:
+                    os.unlink(log_file(self.log_dir, match, seat))
+                except OSError:
+                    pass
 
     def _spec(self, data: Mapping[str, Any]) -> MatchSpec:
         return MatchSpec.from_dict(data)
