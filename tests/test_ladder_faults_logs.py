@@ -307,3 +307,52 @@ def test_flooding_past_the_log_cap_is_a_fault(logged):
     for match in _matches_of(store, "talker"):  # the control: a bot within the cap has no fault
         assert not [f for f in match["result"]["faults"] if f["seat"] in match["held"]]
     assert store.versions(bot="talker")[0]["status"] == "active"
+
+
+def _aborting_launcher(monkeypatch, times: int | None) -> list[int]:
+    """The arena's launcher aborts (SIGABRT) before it runs the bot's program, the first ``times``
+    times (None: always): the start-up abort of the first-run issue, the arena's failure."""
+    import sys
+
+    from arena.players import remote
+
+    calls = [0]
+    real = remote.launcher
+
+    def aborting(argv, **kwargs):
+        calls[0] += 1
+        if times is None or calls[0] <= times:
+            return [sys.executable, "-I", "-S", "-c", "import os, signal; os.kill(os.getpid(), signal.SIGABRT)"]
+        return real(argv, **kwargs)
+
+    monkeypatch.setattr(remote, "launcher", aborting)
+    return calls
+
+
+SERVED = 'cmd:{python} -m arena.players.serve random --port {{port}}'
+
+
+def _launched_spec():
+    import sys
+
+    from arena.matches import MatchSpec
+
+    return MatchSpec.single("all_fours", [SERVED.format(python=sys.executable), "random"],
+                            options={"players": 2, "max_hands": 2}, isolation="process")
+
+
+def test_the_launchers_start_up_abort_is_the_arenas_not_the_bots(monkeypatch):
+    from arena.tournaments.executors import play_spec
+
+    calls = _aborting_launcher(monkeypatch, times=1)
+    outcome = play_spec(_launched_spec())  # what every executor runs
+    assert outcome["result"]["faults"] == [], outcome["result"]["faults"]  # not charged to the program
+    assert outcome["result"]["termination"]["how"] in ("normal", "unfinished")
+    retries = __import__("json").loads(outcome["record"])["arena_retries"]
+    assert calls[0] == 2 and len(retries) == 1 and "launcher died before it started the program" in retries[0]
+
+    _aborting_launcher(monkeypatch, times=None)  # it always aborts: the arena's error, after 3 tries
+    outcome = play_spec(_launched_spec())
+    termination = outcome["result"]["termination"]
+    assert termination["how"] == "arena_error" and "exit code -6" in termination["message"], termination
+    assert outcome["result"]["faults"] == []

@@ -44,7 +44,7 @@ from arena import wire
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
 from arena.players.hosts import GRACE, ArenaFailure, BotCrash, BotTimeout, Host
-from arena.players.launch import launcher
+from arena.players.launch import Report, launcher
 from arena.players.limits import LOG_LIMIT
 from arena.players.logs import CappedLog
 from arena.v1 import player_pb2_grpc
@@ -367,14 +367,22 @@ class CommandHost(GrpcHost):
             self._launch_error = f"cannot run {self.command!r}: no such program {argv[0]!r}"
             return
         output = self.log.pipe()
+        report = Report()
         try:  # through the launcher, which makes it die with the arena (no preexec_fn: see arena.players.launch)
-            self.process = subprocess.Popen(launcher(argv), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
-                                            stdout=output, stderr=output, start_new_session=True)
+            self.process = subprocess.Popen(launcher(argv, status=report.write), cwd=self.cwd, env=env,
+                                            stdin=subprocess.DEVNULL, stdout=output, stderr=output,
+                                            start_new_session=True, pass_fds=(report.write,))
         except OSError as exc:  # the launcher is the arena's Python: it could not be started at all
             self.process = None
             self._arena_error = f"cannot start the arena's launcher for {self.command!r}: {exc}"
         finally:
             CappedLog.started(output)
+            report.started()
+        if self.process is not None:
+            how, why = report.outcome(self.process)
+            if how in ("died", "setup"):  # the arena's launcher failed before the program ran: not the bot's
+                self._arena_error = f"{why} ({self.command!r})"
+            # "exec": the bot's program could not be run (its file): it exits 127, the bot's crash
 
     def _output(self, limit: int = 800) -> str:
         """The last characters the command printed (for the cause of a crash)."""

@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from arena.errors import ArenaError
-from arena.players.launch import launcher
+from arena.players.hosts import ArenaFailure
+from arena.players.launch import Report, launcher
 from arena.players.limits import Cgroup, Limits, explain, rlimits
 from arena.players.trust import ARENA_DISTRIBUTION
 
@@ -355,11 +356,21 @@ class Sandbox:
 
     def start(self, *, stdout: int, pass_fds: tuple[int, ...] = (), new_session: bool = False) -> subprocess.Popen:
         """Start bwrap through the launcher, which joins the sandbox's cgroup, sets its rlimits and
-        its death signal before it becomes bwrap (no preexec_fn: see :mod:`arena.players.launch`)."""
+        its death signal before it becomes bwrap (no preexec_fn: see :mod:`arena.players.launch`).
+        An OSError or an :class:`ArenaFailure` (the launcher failed before bwrap ran, or bwrap could
+        not be run: :class:`arena.players.launch.Report`) is the arena's failure, not the bot's."""
         procs = [os.path.join(path, "cgroup.procs") for path in (self.cgroup.dirs if self.cgroup else [])]
-        argv = launcher(self.argv, cgroups=procs, rlimits=rlimits(self.limits))
-        self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stdout,
-                                        pass_fds=pass_fds, start_new_session=new_session)
+        report = Report()
+        argv = launcher(self.argv, cgroups=procs, rlimits=rlimits(self.limits), status=report.write)
+        try:
+            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stdout,
+                                            pass_fds=(*pass_fds, report.write), start_new_session=new_session)
+        finally:
+            report.started()
+        how, why = report.outcome(self.process)
+        if how != "ok":  # bwrap is the arena's program: failing to run it is the arena's failure too
+            self.kill()
+            raise ArenaFailure(f"cannot start the sandbox: {why}")
         return self.process
 
     def exit_code(self, wait: float = 0.0) -> int | None:

@@ -61,6 +61,9 @@ class SandboxHost(ProcessHost):
             raise ArenaFailure(f"cannot make the sandbox: {type(exc).__name__}: {exc}") from None
         try:
             self.process = self.sandbox.start(stdout=output, pass_fds=(child.fileno(),))
+        except ArenaFailure:
+            parent.close()
+            raise
         except OSError as exc:
             parent.close()
             raise ArenaFailure(f"cannot start the sandbox: {exc}") from None
@@ -158,7 +161,7 @@ class SandboxCommandHost(CommandHost):
             return
         try:
             self.process = self.sandbox.start(stdout=output, new_session=True)
-        except OSError as exc:
+        except (OSError, ArenaFailure) as exc:
             self.process = None
             self._arena_error = f"cannot start the sandbox of {self.command!r}: {exc}"
         finally:
