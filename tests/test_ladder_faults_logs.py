@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -74,15 +75,24 @@ def test_an_arena_failure_setting_up_a_seat_is_played_again_and_not_charged(tmp_
 def test_an_arena_failure_that_persists_is_the_arenas_never_rated_nor_probation(tmp_path, monkeypatch):
     _break_spawns(monkeypatch, "bots.random_bot:make", times=None)
     ladder = _ladder(tmp_path, "persists", seed=2, pairings=2, house=["heuristic", "random"])
-    ladder.run(rounds=3)  # goes on: the arena's failure ends neither the match table nor the ladder
+    # it goes on: the arena's failure ends neither the match table nor the ladder (a ladder that put
+    # random on probation instead would wait for submissions: stopped after a while, and failed below)
+    thread = threading.Thread(target=ladder.run, kwargs={"rounds": 3}, daemon=True)
+    thread.start()
+    thread.join(300)
+    finished = not thread.is_alive()
+    if not finished:
+        ladder.stop()
+        thread.join(60)
     store = ladder.store
+    assert _faults(store) == []
+    assert finished
     deal_sets = store.deal_sets(limit=100)
     assert len(deal_sets) == 6 and all(d["rated"] for d in deal_sets)
     for deal_set in deal_sets:
         for match in deal_set["matches"]:
             termination = match["result"]["termination"]
             assert termination["how"] == "arena_error" and "BrokenPipeError" in termination["message"], termination
-    assert _faults(store) == []
     assert store.ratings("all_fours/2") == []  # never rated ...
     assert {v["bot"]: v["status"] for v in store.versions()} == {"heuristic": "active", "random": "active"}  # ... nor on probation
     assert store.pairs([v["id"] for v in store.versions()]) == []  # nor anyone's win or loss
@@ -268,10 +278,10 @@ def test_an_author_downloads_their_own_bots_log_and_nobody_else_can(logged, tmp_
 
 def test_empty_logs_are_not_kept(logged):
     ladder, _, _ = logged
-    files = sorted(p.name for p in ladder.log_dir.iterdir())
+    files = sorted(p.name for p in (ladder.data_dir / "logs").iterdir())
     random_seats = {f"match-{m['id']:04d}-seat-{s}.log" for m in _matches_of(ladder.store, "random") for s in m["held"]}
     assert random_seats and not random_seats & set(files)  # the house bot printed nothing: no file
-    assert all((ladder.log_dir / name).stat().st_size > 0 for name in files)
+    assert all(((ladder.data_dir / "logs") / name).stat().st_size > 0 for name in files)
     assert files  # the control: what the others printed is kept
 
 
@@ -282,7 +292,7 @@ def test_a_bots_logs_keep_within_the_budget_oldest_dropped_first(logged):
     talker = _matches_of(ladder.store, "talker")
     assert len(talker) >= 3
     kept = [(m["id"], s) for m in talker for s in m["held"]
-            if (ladder.log_dir / f"match-{m['id']:04d}-seat-{s}.log").exists()]
+            if ((ladder.data_dir / "logs") / f"match-{m['id']:04d}-seat-{s}.log").exists()]
     held = [(m["id"], s) for m in talker for s in m["held"]]
     assert kept == held[-2:]  # the two newest fit the budget; the older ones were dropped
     version = ladder.store.versions(bot="talker")[0]["id"]
