@@ -56,16 +56,17 @@ def add_command(subparsers: Any, command: Command, registry: "Registry") -> argp
 
 def add_clock_arguments(p: Any) -> None:
     """The time control and fault options shared by the commands that play (``play``, ``match``)."""
-    from arena.referee.faults import FaultKind, Response
+    from arena.referee.faults import POLICY_KINDS, Response
 
+    responses = (Response.FORFEIT.value, Response.SUBSTITUTE.value)  # "recorded" is a log flood's alone
     p.add_argument("--per-decision", type=float, default=5.0, metavar="SECONDS", help="time limit per decision (default 5)")
     p.add_argument("--bank", type=float, default=None, metavar="SECONDS", help="a time bank per seat (optional)")
     p.add_argument("--increment", type=float, default=0.0, metavar="SECONDS", help="added to the bank after each decision")
-    p.add_argument("--on-fault", choices=tuple(r.value for r in Response), default="forfeit",
+    p.add_argument("--on-fault", choices=responses, default="forfeit",
                    help="what every fault does (default forfeit)")
     p.add_argument("--fault", action="append", default=[], metavar="KIND=RESPONSE",
-                   help=f"the response to one fault kind: {', '.join(k.value for k in FaultKind)} = "
-                        f"{' or '.join(r.value for r in Response)}")
+                   help=f"the response to one fault kind: {', '.join(k.value for k in POLICY_KINDS)} = "
+                        f"{' or '.join(responses)}")
     p.add_argument("--max-faults", type=int, default=3, help="with substitute: a side forfeits at this many faults")
 
 
@@ -73,9 +74,9 @@ def clock_from(args: argparse.Namespace) -> tuple[Any, Any]:
     """The ``TimeControl`` and ``FaultPolicy`` of :func:`add_clock_arguments`'s options."""
     from arena.options import parse_assignments
     from arena.referee import FaultPolicy, TimeControl
-    from arena.referee.faults import FaultKind
+    from arena.referee.faults import POLICY_KINDS
 
-    policy: dict[str, Any] = {kind.value: args.on_fault for kind in FaultKind}
+    policy: dict[str, Any] = {kind.value: args.on_fault for kind in POLICY_KINDS}
     policy.update(parse_assignments(args.fault))
     policy["max_faults"] = args.max_faults
     return TimeControl(args.per_decision, args.bank, args.increment), FaultPolicy.from_dict(policy)

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
+import os
 import zlib
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from arena.games.base import SeededDecks
-from arena.players.hosts import Host
+from arena.players.hosts import ArenaFailure, Host
 from arena.players.seats import make_host, make_host_or_fault
 from arena.referee import FaultPolicy, Referee, TimeControl
+from arena.referee.faults import MAX_MESSAGE_CHARS, Fault, FaultKind, Response, excerpt
 
 if TYPE_CHECKING:
     from arena.games.base import Game, GameState
@@ -107,6 +110,35 @@ def open_hosts(registry: "Registry", spec: MatchSpec, game: "Game | None" = None
     finally:
         for host in hosts:
             host.close()
+        drop_empty_logs(spec)
+
+
+def drop_empty_logs(spec: MatchSpec) -> None:
+    """Remove the match's logs a bot wrote nothing to: most bots print nothing, and an empty file
+    per seat per match would be all a log folder holds."""
+    if not spec.log_dir:
+        return
+    for seat in range(len(spec.bots)):
+        path = log_path(spec, seat)
+        try:
+            if path and os.path.getsize(path) == 0:
+                os.unlink(path)
+        except OSError:  # never written (a seat that was not set up) or gone already
+            pass
+
+
+def log_floods(spec: MatchSpec, hosts: Sequence[Host], hands: int, actions: int) -> list[Fault]:
+    """A fault (``log_flood``, recorded: the result stands) for each seat whose output passed its
+    log's cap (the capped logs of launched programs and sandboxed bots, arena.players.logs). A
+    bot's log is its author's to read: flooding it is no way to hide from the fault count."""
+    faults = []
+    for seat, host in enumerate(hosts):
+        log = getattr(host, "log", None)
+        if getattr(log, "cut", False) is True:
+            faults.append(Fault(seat=seat, kind=FaultKind.LOG_FLOOD, answer=None, hand=hands, action_index=actions,
+                                response=Response.RECORDED,
+                                message=f"its output passed its log's cap of {log.limit} bytes; the rest was dropped"))
+    return faults
 
 
 def log_path(spec: MatchSpec, seat: int) -> str | None:
@@ -114,9 +146,12 @@ def log_path(spec: MatchSpec, seat: int) -> str | None:
     temporary file) when the spec has no log directory."""
     if not spec.log_dir:
         return None
-    import os
+    return log_file(spec.log_dir, spec.index, seat)
 
-    return os.path.join(spec.log_dir, f"match-{spec.index:04d}-seat-{seat}.log")
+
+def log_file(log_dir: str | os.PathLike, match: int, seat: int) -> str:
+    """``LOG_DIR/match-NNNN-seat-S.log``: the log of ``seat`` in match number ``match``."""
+    return os.path.join(log_dir, f"match-{match:04d}-seat-{seat}.log")
 
 
 def referee_for(spec: MatchSpec, game: "Game", hosts: Sequence[Host], *, ask_forced: bool = False,
@@ -148,6 +183,10 @@ def _policy(items: tuple[tuple[str, Any], ...]) -> FaultPolicy:
     return FaultPolicy.from_dict(dict(items))
 
 
+ARENA_ATTEMPTS = 3  # a match the arena fails (not a bot) is played this many times before it is the arena's error
+ARENA_ERROR = "arena_error"  # the termination of a match the arena could not play (arena.players.hosts.ArenaFailure)
+
+
 def play_match(
     spec: MatchSpec,
     registry: "Registry | None" = None,
@@ -157,16 +196,70 @@ def play_match(
     tolerant: bool = False,
 ) -> "MatchResult":
     """Play ``spec`` to its end and return the referee's result (hosts closed whatever happens);
-    ``tolerant`` as for :func:`open_hosts`."""
+    ``tolerant`` as for :func:`open_hosts`.
+
+    ``tolerant`` also separates the arena's failures from the bots': an :class:`ArenaFailure` (or
+    any exception out of the referee, which bots' failures never reach: they are BotCrash and
+    BotTimeout, the referee's faults) plays the match again from its start, the same deals and
+    seeds, up to :data:`ARENA_ATTEMPTS` times; a match that succeeds after retries says so in its
+    record (``arena_retries``); one that fails every time raises :class:`ArenaFailure` (the
+    caller records it as the arena's: :func:`arena_error_outcome`)."""
     if registry is None:
         from arena.plugins import get_registry
 
         registry = get_registry()
+    if not tolerant:
+        return _play_once(spec, registry, ask_forced, on_action, tolerant)
+    failures: list[str] = []
+    for attempt in range(ARENA_ATTEMPTS):
+        try:
+            result = _play_once(spec, registry, ask_forced, on_action, tolerant)
+        except ArenaFailure as exc:
+            failures.append(str(exc))
+            continue
+        except Exception as exc:  # the referee, an engine or a host's own code: the arena's
+            failures.append(f"the arena failed during the match: {type(exc).__name__}: "
+                            f"{(str(exc).strip().splitlines() or [''])[-1]}")
+            continue
+        if failures:
+            result.record["arena_retries"] = [excerpt(text, MAX_MESSAGE_CHARS) for text in failures]
+        return result
+    raise ArenaFailure(f"match {spec.index}: the arena failed {ARENA_ATTEMPTS} times: {failures[-1]}")
+
+
+def arena_error_outcome(spec: MatchSpec, failure: BaseException) -> dict[str, Any]:
+    """What is stored for a match the arena could not play (``play_spec``'s outcome): no hands, no
+    faults, every side ranked alike, termination ``arena_error`` with the failure in words.
+    Nobody is charged: the ladder rates no deal set holding one and counts it towards no
+    probation; a tournament does not store it (the match is played again when the run resumes)."""
+    message = excerpt(str(failure), MAX_MESSAGE_CHARS)
+    result = {"game": spec.game, "seats": list(spec.seats), "scores": [], "ranking": [], "winners": [],
+              "winner": None, "termination": {"how": ARENA_ERROR, "message": message}, "faults": [],
+              "think_times": [], "isolation": spec.isolation}
+    record = {"game": spec.game, "seats": list(spec.seats), "hands": [], "result": {},
+              "termination": result["termination"], "faults": []}
+    return {"result": result, "record": json.dumps(record)}
+
+
+def is_arena_error(result: Mapping[str, Any] | None) -> bool:
+    """Whether a stored result is a match the arena could not play (:func:`arena_error_outcome`)."""
+    return bool(result) and (result.get("termination") or {}).get("how") == ARENA_ERROR  # type: ignore[union-attr]
+
+
+def _play_once(spec: MatchSpec, registry: "Registry", ask_forced: bool,
+               on_action: "Callable[[GameState, int, str, float | None], None] | None",
+               tolerant: bool) -> "MatchResult":
     game = registry.game(spec.game, spec.options)
     with open_hosts(registry, spec, game, tolerant=tolerant) as hosts:
         result = referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()
         # which limits the machine let the sandboxes set (the cgroup's are skipped where not offered)
         applied = sorted({name for host in hosts for name in getattr(getattr(host, "sandbox", None), "applied", ())})
+    # the hosts are closed: their logs are complete (what a flooding bot wrote is all counted)
+    hands = result.record.get("hands") or []
+    floods = log_floods(spec, hosts, max(0, len(hands) - 1), len(hands[-1].get("actions", ())) if hands else 0)
+    if floods:
+        result.faults.extend(floods)
+        result.record.setdefault("faults", []).extend(fault.as_dict() for fault in floods)
     result.isolation = spec.isolation  # the result and the record say which level the bots ran at
     result.record["isolation"] = spec.isolation
     if spec.isolation == "sandbox":

@@ -43,12 +43,17 @@ def test_faults_are_counted_per_version_and_match():
     assert updates[2][3] == 1 and updates[1][3] == 0  # two faults in one match count once
 
 
-def test_probation_after_five_matches_over_ten_percent():
-    matches = [_match(0, (1, 0), [{"seat": 1, "kind": "timeout", "message": "no answer in 2.0 s"}])]
-    assert probation({"matches": 2, "faults": 1}, (25, 8, 2, 1), matches, "b v1") is None  # 4 matches: too few
-    assert probation({"matches": 18, "faults": 1}, (25, 8, 2, 1), matches, "b v1") is None  # 2 of 20: 10%
-    reason = probation({"matches": 8, "faults": 2}, (25, 8, 2, 1), matches, "b v1")
-    assert reason == "faults in 3 of 10 matches (30%): timeout: no answer in 2.0 s"
+def test_probation_after_five_matches_over_ten_percent_of_the_window():
+    timeout = {"seat": 1, "kind": "timeout", "message": "no answer in 2.0 s"}  # seat 1: b in rotation 0
+    faulty, clean = _match(0, (1, 0), [timeout]), _match(0, (1, 0))
+    assert probation([faulty] * 4, "b v1") is None  # 4 matches: too few
+    assert probation([faulty] * 2 + [clean] * 18, "b v1") is None  # 2 of 20: 10%
+    assert probation([faulty] * 3, "a v1") is None  # another's faults are not a's
+    reason = probation([faulty] * 3 + [clean] * 7, "b v1")
+    assert reason == ("faults in 3 of its last 10 matches (30%, the window: its last 50 matches within 24 h): "
+                      "timeout: no answer in 2.0 s")
+    arena_error = {"spec": faulty["spec"], "result": {"termination": {"how": "arena_error"}, "faults": []}}
+    assert probation([faulty] * 3 + [clean] * 2 + [arena_error] * 30, "b v1").startswith("faults in 3 of its last 5 ")
 
 
 def test_the_ladder_file(tmp_path):

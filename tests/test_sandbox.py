@@ -43,7 +43,7 @@ def test_a_python_bot_and_a_command_play_a_match_in_sandboxes(tmp_path):
     assert result.record["limits"] == Limits().as_dict()
     assert {"address_space", "cpu_seconds", "processes", "tmp_size"} <= set(result.record["limits_applied"])
     logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
-    assert logs == [f"match-0000-seat-{s}.log" for s in range(4)]
+    assert logs == ["match-0000-seat-1.log"]  # the only seat that printed: empty logs are not kept
     assert "serving bot random on unix:" in (tmp_path / "logs" / "match-0000-seat-1.log").read_text()
 
 
@@ -322,7 +322,8 @@ def test_every_ready_tournament_runs_under_the_sandbox_and_says_so(path, tmp_pat
         assert {row["isolation"] for row in match_rows(stored)} == {"sandbox"}
     finally:
         stored.close()
-    assert sorted(os.listdir(tmp_path / "r_logs"))[0] == "match-0000-seat-0.log"
+    logs = tmp_path / "r_logs"  # each seat's log went there; the empty ones (the bundled bots print nothing) not kept
+    assert logs.is_dir() and all(entry.stat().st_size > 0 for entry in logs.iterdir())
 
 
 @pytest.mark.slow  # npm ci

@@ -6,7 +6,9 @@ taken; 429 with ``Retry-After`` past the registrations' limit, per client addres
 ``POST /api/ladder/bots {"name", "kind", "games", ...}`` with ``Authorization: Bearer TOKEN`` ->
 201 the version (status 'validating', or 'refused' with the reason when it does not install);
 ``POST /api/ladder/bots/NAME/retire`` -> 200 the retired versions; ``GET /api/ladder/versions/ID``
--> a version (its status and reason: what ``arena submit --wait`` polls).
+-> a version (its status and reason: what ``arena submit --wait`` polls); ``GET
+/api/ladder/bots/NAME/logs/MATCH`` with the token -> the bot's logs of that match (its author's
+only: arena.ladder.logs).
 
 Errors are ``{"error": "..."}`` with 400, 401 (no valid token), 403 (another author's bot), 404,
 409, 413 (over the size limit, told by Content-Length before anything is read, or while reading),
@@ -24,7 +26,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from arena.ladder import accounts, jobs, submissions
+from arena.ladder import accounts, jobs, logs, submissions
 from arena.ladder.accounts import AccountError
 from arena.web.guard import with_body_limit
 from arena.web.limits import Limit, Limited, Limiter, too_many
@@ -130,10 +132,18 @@ def routes(ladder: Any) -> list[Route]:
             raise AccountError(f"no version has id {text!r}", 404)
         return JSONResponse(submissions.public(found, ladder))
 
+    @_errors
+    async def bot_logs(request: Request) -> Response:
+        author = await run_in_threadpool(accounts.author_of, store, _token(request))
+        found = await run_in_threadpool(logs.bot_logs, ladder, author, request.path_params["name"],
+                                        request.path_params["match"])
+        return JSONResponse(found)
+
     jobs.resume(ladder)
     return [
         with_body_limit(Route("/api/ladder/authors", authors, methods=["POST"]), SMALL_BODY),
         with_body_limit(Route("/api/ladder/bots", bots, methods=["POST"]), body_limit(ladder)),
         Route("/api/ladder/bots/{name}/retire", retire, methods=["POST"]),
         Route("/api/ladder/versions/{id}", version, methods=["GET"]),
+        Route("/api/ladder/bots/{name}/logs/{match}", bot_logs, methods=["GET"]),
     ]

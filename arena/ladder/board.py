@@ -14,7 +14,7 @@ import json
 from collections import defaultdict
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
-from arena.ladder.ratings import outcome_of, side_sums, version_name
+from arena.ladder.ratings import is_void, outcome_of, side_sums, version_name
 
 RECENT_DEAL_SETS = 20  # on a bot's page
 FAULT_DEAL_SETS = 1000  # a bot's faults are listed from its last this many deal sets per version
@@ -167,8 +167,8 @@ def deal_set_margins(matches: Iterable[Mapping[str, Any]], sides: int) -> list[f
     """Each lineup entry's duplicate margin summed over the deal set's rotations, as the ratings
     count it (arena.ladder.ratings.side_sums); None until every match has a result."""
     played = [{"spec": _spec(m), "result": _result(m)} for m in matches]
-    if not played or any(m["result"] is None for m in played):
-        return None
+    if not played or any(m["result"] is None for m in played) or is_void({"matches": played}):
+        return None  # unfinished, or void (the arena could not play a match of it): nobody won it
     return side_sums(played, sides)
 
 
@@ -322,7 +322,7 @@ def _deal_set_view(deal_set: Mapping[str, Any], own: set[int], versions: _Versio
         for entry, margin in zip(entries, margins):
             entry["margin"] = round(margin, 2)
     mine = [i for i, vid in enumerate(lineup) if vid in own]
-    outcome = None
+    outcome = "void" if is_void({"matches": [{"result": _result(m)} for m in matches]}) else None
     if margins is not None and mine:
         best_other = max((m for i, m in enumerate(margins) if i not in mine), default=None)
         outcome = None if best_other is None else outcome_of(margins[mine[0]], best_other)

@@ -1,5 +1,5 @@
 """A client of a ladder's authors' API (arena/ladder/api.py), on urllib alone: register, submit,
-wait for validation, retire. Every failure is an ArenaError of one line: what, and why."""
+wait for validation, retire, read your bot's logs. Every failure is an ArenaError of one line: what, and why."""
 
 from __future__ import annotations
 
@@ -153,3 +153,9 @@ def wait(server: str, version_id: int, timeout: float = TIMEOUT, every: float = 
 
 def retire(server: str, token: str, name: str) -> dict[str, Any]:
     return request(server, "POST", f"/api/ladder/bots/{urllib.parse.quote(name, safe='')}/retire", {}, token)
+
+
+def logs(server: str, token: str, name: str, match: int) -> dict[str, Any]:
+    """Your bot ``name``'s logs of match ``match`` (arena.ladder.logs)."""
+    return request(server, "GET", f"/api/ladder/bots/{urllib.parse.quote(name, safe='')}/logs/{int(match)}",
+                   token=token)

@@ -54,6 +54,8 @@ def _add_ladder(p: argparse.ArgumentParser, registry: Any) -> None:
     from arena.web.command import add_limit_options
 
     add_limit_options(p)  # the browser tables served beside the ladder
+    p.add_argument("--log-budget", type=_log_budget, default=64 * 1024 * 1024, metavar="BYTES",
+                   help="bytes of logs kept per bot version, its oldest dropped first (default 64 MiB)")
 
 
 def _size(text: str) -> int:
@@ -63,6 +65,15 @@ def _size(text: str) -> int:
         return parse_limits({"file_size": text}).file_size
     except ArenaError as exc:
         raise argparse.ArgumentTypeError(str(exc).replace("file_size", "--max-upload")) from None
+
+
+def _log_budget(text: str) -> int:
+    from arena.players.limits import parse_limits
+
+    try:
+        return parse_limits({"file_size": text}).file_size
+    except ArenaError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("file_size", "--log-budget")) from None
 
 
 def _seed(text: str | None) -> int | str | None:
@@ -106,7 +117,7 @@ def build(args: argparse.Namespace, registry: Any) -> Any:
         ladder = Ladder(store, registry, config, data_dir_for(args.db), executor=executor,
                         workers=args.workers or os.cpu_count() or 1, seed=_seed(args.seed), pairings=args.pairings,
                         house=house, executor_options={"ray_address": args.ray_address},
-                        max_upload=args.max_upload, rate_limit=args.rate_limit)
+                        max_upload=args.max_upload, rate_limit=args.rate_limit, log_budget=args.log_budget)
         ladder.registrations = registrations  # read by arena.ladder.api
         ladder.approve_authors = args.approve_authors
         return ladder

@@ -15,8 +15,12 @@ from typing import Any, Mapping, Sequence
 from arena.rating import duplicate_margins, environment, forfeit_penalty
 
 TIE = 1e-9  # sums this close are equal (margins are means of whole scores)
-PROBATION_SHARE = 0.10  # more than this share of a version's matches with a fault of its own ...
-PROBATION_MIN_MATCHES = 5  # ... after at least this many matches: probation (not scheduled)
+MIN_FORFEIT_MARGIN = 1.0  # the least a forfeit costs in a match's duplicate margin (one point)
+PROBATION_SHARE = 0.10  # more than this share of a version's recent matches with a fault of its own ...
+PROBATION_MIN_MATCHES = 5  # ... after at least this many of them: probation (not scheduled)
+PROBATION_WINDOW = 50  # the recent matches: its last this many in the ladder ...
+PROBATION_HOURS = 24.0  # ... finished within this many hours (older faults are forgiven)
+ARENA_ERROR = "arena_error"  # arena.matches.ARENA_ERROR: a match the arena could not play
 
 
 def version_name(version: Mapping[str, Any]) -> str:
@@ -27,7 +31,10 @@ def version_name(version: Mapping[str, Any]) -> str:
 def side_sums(matches: Sequence[Mapping[str, Any]], sides: int) -> list[float]:
     """Each lineup position's duplicate margin summed over the deal set's rotations."""
     pairs = [(m["spec"], m["result"]) for m in matches]
-    penalty = forfeit_penalty(pairs)
+    # A forfeit loses by at least one point even when no match of the set has a loser yet (the
+    # penalty is 0 then): a side that forfeited while ahead is beaten, as the referee ranked it,
+    # in the rating and on every page alike (never a draw).
+    penalty = max(forfeit_penalty(pairs), MIN_FORFEIT_MARGIN)
     sums = [0.0] * sides
     for spec, result in pairs:
         rotation = spec["rotation"]
@@ -82,17 +89,34 @@ def rate_deal_set(deal_set: Mapping[str, Any], current: Mapping[int, Mapping[str
             for position, (version, group) in enumerate(zip(lineup, rated))}
 
 
-def probation(current: Mapping[str, Any] | None, update: tuple[float, float, int, int],
-              matches: Sequence[Mapping[str, Any]], version_name_: str) -> str | None:
-    """Why a version goes on probation after this update (None: it does not): faults in more than
-    10% of its matches in this ladder, after at least 5. The reason names the last fault's cause."""
-    played = (current or {}).get("matches", 0) + update[2]
-    faulty = (current or {}).get("faults", 0) + update[3]
-    if played < PROBATION_MIN_MATCHES or faulty <= PROBATION_SHARE * played:
+def is_void(deal_set: Mapping[str, Any]) -> bool:
+    """Whether a deal set holds a match the arena could not play (``arena_error``): it is not rated,
+    not counted in head to head nor towards any probation (nobody is charged with the arena's failure)."""
+    return any((((m.get("result") or {}).get("termination") or {}).get("how") == ARENA_ERROR)
+               for m in deal_set.get("matches") or ())
+
+
+def probation(window: Sequence[Mapping[str, Any]], version_name_: str) -> str | None:
+    """Why a version goes on (or stays on) probation (None: it does not), judged on ``window``: its
+    most recent matches in one ladder (at most :data:`PROBATION_WINDOW`, none older than
+    :data:`PROBATION_HOURS`; the store's ``recent_matches``): faults of its own in more than 10% of
+    them, after at least 5. Old faults leave the window, so a version whose faults are old comes
+    off; the reason names the last fault's cause."""
+    played = [m for m in window if (((m.get("result") or {}).get("termination") or {}).get("how") != ARENA_ERROR)]
+    faulty = sum(1 for m in played if version_name_ in fault_names(m["spec"], m["result"]))
+    if len(played) < PROBATION_MIN_MATCHES or faulty <= PROBATION_SHARE * len(played):
         return None
-    cause = last_fault(matches, version_name_)
-    share = round(100 * faulty / played)
-    return f"faults in {faulty} of {played} matches ({share}%)" + (f": {cause}" if cause else "")
+    cause = last_fault(list(reversed(played)), version_name_)
+    share = round(100 * faulty / len(played))
+    return (f"faults in {faulty} of its last {len(played)} matches ({share}%, the window: its last "
+            f"{PROBATION_WINDOW} matches within {PROBATION_HOURS:g} h)" + (f": {cause}" if cause else ""))
+
+
+def fault_names(spec: Mapping[str, Any], result: Mapping[str, Any]) -> set[str]:
+    """The seats' names (version names) with at least one fault in this match."""
+    seats = list(spec["seats"])
+    return {seats[f["seat"]] for f in result.get("faults") or ()
+            if isinstance(f.get("seat"), int) and 0 <= f["seat"] < len(seats)}
 
 
 def last_fault(matches: Sequence[Mapping[str, Any]], name: str) -> str:

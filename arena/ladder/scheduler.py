@@ -10,15 +10,19 @@ So with the same deterministic bots the match table is the same however often th
 
 A lost worker (the local pool broken: a worker process killed) stops nothing: the executor is made
 again and the matches of the round not stored yet are played again. A slow or dead remote bot is a
-fault of that seat only (the referee's clock; a seat that cannot be set up is that seat's crash).
+fault of that seat only (the referee's clock; a seat the bot cannot take is that seat's crash). The
+arena's own failure (arena.players.hosts.ArenaFailure) is retried by play_match and, when it
+persists, stored as an ``arena_error`` match whose deal set is void: charged to nobody.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import json
+import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -27,10 +31,12 @@ from arena.ladder import matchmaking, ratings
 from arena.ladder.config import LadderConfig, LadderEntry
 from arena.ladder.store import LadderStore
 from arena.deals import Deals
-from arena.matches import MatchSpec
+from arena.matches import MatchSpec, arena_error_outcome, is_arena_error, log_file
+from arena.players.hosts import ArenaFailure
 from arena.tournaments import integrity
 
 POLL = 2.0  # seconds between looks for new versions while no ladder has enough to play
+LOG_BUDGET = 64 * 1024 * 1024  # bytes of logs kept per bot version (its oldest dropped first)
 MAX_RESTARTS = 5  # executor restarts in a row without a stored match before the ladder gives up
 
 
@@ -55,7 +61,8 @@ class Ladder:
                  executor: str | Callable[[], Any] = "local", workers: int = 2, seed: int | str | None = None,
                  pairings: int | None = None, house: Sequence[str] = (), *,
                  executor_options: Mapping[str, Any] | None = None, max_upload: int = 16 * 1024 * 1024,
-                 rate_limit: int = 10, poll: float = POLL, log: Callable[[str], None] | None = None):
+                 rate_limit: int = 10, poll: float = POLL, log: Callable[[str], None] | None = None,
+                 log_budget: int = LOG_BUDGET):
         self.store = store
         self.registry = registry
         self.config = config
@@ -69,6 +76,7 @@ class Ladder:
         self.rate_limit = rate_limit
         self.registrations: Any = None  # new authors per client address (arena.web.limits.Limit; None: the API's default)
         self.approve_authors = False  # new authors submit once the operator approves them (arena ladder-approve)
+        self.log_budget = log_budget
         self.poll = poll
         self.log = log or (lambda message: print(f"arena ladder: {message}", file=sys.stderr, flush=True))
         self._executor_factory = executor if callable(executor) else self._registered(executor, executor_options or {})
@@ -142,6 +150,7 @@ class Ladder:
                 last = self.store.last_round()
                 if rounds is not None and last >= rounds:
                     break
+                self.review_probation()
                 chosen = self.choose(last + 1)
                 if not chosen:  # no ladder has enough active versions: wait for submissions
                     waiting = self._waiting_line()
@@ -202,9 +211,16 @@ class Ladder:
             stored = 0
             try:
                 for spec, outcome in self._executor_now().run(pending):
-                    result = integrity.checked(spec, outcome["result"], outcome["record"], self.registry)  # never trusted
+                    if is_arena_error(outcome["result"]):  # the arena's failure after its retries: nobody is charged
+                        message = str(outcome["result"]["termination"].get("message", ""))
+                        outcome = arena_error_outcome(spec, ArenaFailure(message))  # rebuilt from the spec alone
+                        self.log(f"match {spec.index}: {message} (the arena's failure: its deal set is not rated)")
+                        result = outcome["result"]
+                    else:
+                        result = integrity.checked(spec, outcome["result"], outcome["record"], self.registry)  # never trusted
                     if self.store.save_match(spec.index, result, outcome["record"]):
                         stored += 1
+                        self._keep_logs(spec)
                     self._rate_ready()
                     if self._stopped(stop):
                         return
@@ -233,6 +249,36 @@ class Ladder:
                 stop.wait(0.5 * failures)  # a failing cluster is not hammered
         self._rate_ready()
 
+    # -- the bots' logs --------------------------------------------------------------------------
+    @property
+    def log_dir(self) -> Path:
+        return self.data_dir / "logs"
+
+    def _keep_logs(self, spec: MatchSpec) -> None:
+        """Note a stored match's logs (the non-empty ones: empty ones are not kept) by version, and
+        keep each of its versions' logs within ``log_budget`` bytes, its oldest dropped first."""
+        deal_set = self.store.deal_set(spec.deal_set)
+        if deal_set is None:
+            return
+        names = list(spec.lineup)
+        kept: list[tuple[int, int, int, int]] = []
+        for seat, name in enumerate(spec.seats):
+            if name not in names or names.index(name) >= len(deal_set["lineup"]):
+                continue
+            try:
+                size = os.path.getsize(log_file(self.log_dir, spec.index, seat))
+            except OSError:  # the bot wrote nothing: no log
+                continue
+            if size:
+                kept.append((spec.index, seat, int(deal_set["lineup"][names.index(name)]), size))
+        self.store.add_logs(kept)
+        for version in sorted({row[2] for row in kept}):
+            for match, seat in self.store.logs_over_budget(version, self.log_budget):
+                try:
+                    os.unlink(log_file(self.log_dir, match, seat))
+                except OSError:
+                    pass
+
     def _spec(self, data: Mapping[str, Any]) -> MatchSpec:
         return MatchSpec.from_dict(data)
 
@@ -251,22 +297,49 @@ class Ladder:
         return count
 
     def rate(self, deal_set: Mapping[str, Any]) -> None:
-        """One TrueSkill update for a finished deal set, its faults counted, probation applied."""
+        """One TrueSkill update for a finished deal set, its faults counted, probation applied over
+        each version's recent matches (ratings.probation). A deal set the arena could not play
+        (a match ``arena_error``) is void: marked rated with nothing updated, nobody charged."""
         ladder = deal_set["ladder"]
+        if ratings.is_void(deal_set):
+            if self.store.rate(deal_set["id"], {}, {}):
+                self.log(f"deal set {deal_set['id']} in {ladder} is not rated: the arena could not play one of its matches")
+            return
         lineup = list(deal_set["lineup"])
         current = {v: self.store.rating(v, ladder) for v in lineup}
         updates = ratings.rate_deal_set(deal_set, current)
         statuses: dict[int, tuple[str, str]] = {}
-        for version_id, update in updates.items():
+        for version_id in updates:
             version = self.store.version(version_id)
             if version is None or version["status"] != "active":
                 continue
-            why = ratings.probation(current[version_id], update, deal_set["matches"], ratings.version_name(version))
+            why = ratings.probation(self._window(version_id, ladder, deal_set["id"]), ratings.version_name(version))
             if why:
                 statuses[version_id] = ("probation", why)
         if self.store.rate(deal_set["id"], updates, statuses):
             for version_id, (_, why) in statuses.items():
                 self.log(f"version {version_id} is on probation in {ladder}: {why}")
+
+    def _window(self, version_id: int, ladder: str, upto: int | None = None) -> list[dict[str, Any]]:
+        """A version's probation window in ``ladder`` (ratings.PROBATION_WINDOW, PROBATION_HOURS)."""
+        since = time.time() - ratings.PROBATION_HOURS * 3600
+        return self.store.recent_matches(version_id, ladder, since, ratings.PROBATION_WINDOW, upto)
+
+    def review_probation(self) -> list[int]:
+        """Take off probation every version whose window no longer puts it there in any of its
+        ladders (its faults grew older than the window): it is scheduled again, and goes back on
+        probation if it still faults. Run before each round; returns the versions set active."""
+        freed = []
+        for version in self.store.versions(status="probation"):
+            name = ratings.version_name(version)
+            ladders = [entry.key for entry in self.config.ladders if entry.game in version["games"]]
+            if any(ratings.probation(self._window(version["id"], key), name) for key in ladders):
+                continue
+            self.store.set_status(version["id"], "active", "")
+            self.log(f"version {version['id']} ({name}) is off probation: its faults are older than the window "
+                     f"(its last {ratings.PROBATION_WINDOW} matches within {ratings.PROBATION_HOURS:g} h)")
+            freed.append(version["id"])
+        return freed
 
     # -- choosing a round ------------------------------------------------------------------------
     def choose(self, round: int) -> list[tuple[str, list[int], str, list[dict[str, Any]]]]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
-from arena.ladder.ratings import outcome_of, side_sums
+from arena.ladder.ratings import ARENA_ERROR, outcome_of, side_sums
 from arena.sqlite_shared import SharedSQLite
 
 SCHEMA = """
@@ -107,6 +107,16 @@ CREATE TABLE IF NOT EXISTS ladder_pairs (
     margin      REAL NOT NULL,
     PRIMARY KEY (ladder, version, opponent)
 );
+-- the bots' logs kept in FILES/logs (one file per seat of a match the bot wrote to; empty ones are
+-- not kept), per version, so that each version's logs stay within the ladder's log budget
+CREATE TABLE IF NOT EXISTS ladder_logs (
+    match       INTEGER NOT NULL,
+    seat        INTEGER NOT NULL,
+    version     INTEGER NOT NULL,
+    size        INTEGER NOT NULL,
+    PRIMARY KEY (match, seat)
+);
+CREATE INDEX IF NOT EXISTS ladder_logs_version ON ladder_logs(version, match);
 CREATE TABLE IF NOT EXISTS ladder_meta (
     key         TEXT PRIMARY KEY,
     value       TEXT NOT NULL
@@ -452,6 +462,25 @@ class LadderStore(SharedSQLite):
         rows = self._query(sql + " ORDER BY id DESC LIMIT ?", [*args, limit])
         return [self._deal_set(r) for r in rows]
 
+    def recent_matches(self, version: int, ladder: str, since: float, limit: int,
+                       upto: int | None = None) -> list[dict[str, Any]]:
+        """The probation window: ``version``'s most recent finished matches in ``ladder`` (spec and
+        result), newest first, at most ``limit``, none finished before ``since``, of deal sets up to
+        id ``upto`` (the one being rated: those after it are not rated yet). Read from the newest
+        deal sets only (``limit`` of them hold at least ``limit`` matches)."""
+        where, args = "", [ladder, version, since]  # type: tuple[str, list[Any]]
+        if upto is not None:
+            where, args = " AND id <= ?", [*args, upto]
+        ids = [r[0] for r in self._query(
+            "SELECT id FROM ladder_deal_sets WHERE ladder = ? AND EXISTS (SELECT 1 FROM json_each(lineup) WHERE value = ?) "
+            f"AND finished >= ?{where} ORDER BY id DESC LIMIT ?", [*args, limit])]
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
+        rows = self._query(f"SELECT spec, result FROM ladder_matches WHERE deal_set IN ({marks}) AND result IS NOT NULL "
+                           "AND finished >= ? ORDER BY id DESC LIMIT ?", [*ids, since, limit])
+        return [{"spec": json.loads(r[0]), "result": json.loads(r[1])} for r in rows]
+
     def match(self, match_id: int) -> dict[str, Any] | None:
         """One match: id, deal_set, rotation, spec, result, record (parsed), finished."""
         rows = self._query("SELECT id, deal_set, rotation, spec, result, record, finished FROM ladder_matches "
@@ -461,6 +490,40 @@ class LadderStore(SharedSQLite):
         r = rows[0]
         return {"id": r[0], "deal_set": r[1], "rotation": r[2], "spec": json.loads(r[3]), "result": _loads(r[4]),
                 "record": _loads(r[5]), "finished": r[6]}
+
+    # -- the bots' logs ------------------------------------------------------------------------
+    def add_logs(self, logs: Sequence[tuple[int, int, int, int]]) -> None:
+        """Note kept logs: (match, seat, version, size) each (a match stored again is noted once)."""
+        if logs:
+            with self._transaction() as db:
+                db.executemany("INSERT OR REPLACE INTO ladder_logs(match, seat, version, size) VALUES (?, ?, ?, ?)",
+                               list(logs))
+
+    def logs_over_budget(self, version: int, budget: int) -> list[tuple[int, int]]:
+        """The oldest of ``version``'s logs to drop so that the rest fit ``budget`` bytes:
+        (match, seat) each, oldest first; their rows are deleted (the caller deletes the files). The
+        logs of its newest match are always kept (so the budget is passed by at most that match's)."""
+        rows = self._query("SELECT match, seat, size FROM ladder_logs WHERE version = ? ORDER BY match, seat", (version,))
+        total = sum(r[2] for r in rows)
+        newest = rows[-1][0] if rows else None
+        dropped: list[tuple[int, int]] = []
+        for match, seat, size in rows:
+            if total <= budget or match == newest:
+                break
+            dropped.append((match, seat))
+            total -= size
+        if dropped:
+            with self._transaction() as db:
+                db.executemany("DELETE FROM ladder_logs WHERE match = ? AND seat = ?", dropped)
+        return dropped
+
+    def logs_of(self, match: int) -> dict[int, dict[str, int]]:
+        """The kept logs of ``match``: seat -> {"version", "size"}."""
+        return {r[0]: {"version": r[1], "size": r[2]}
+                for r in self._query("SELECT seat, version, size FROM ladder_logs WHERE match = ?", (match,))}
+
+    def log_bytes(self, version: int) -> int:
+        return int(self._query("SELECT COALESCE(SUM(size), 0) FROM ladder_logs WHERE version = ?", (version,))[0][0])
 
     # -- ratings -------------------------------------------------------------------------------
     def rate(self, deal_set_id: int, updates: Mapping[int, tuple[float, float, int, int]],
@@ -502,8 +565,8 @@ class LadderStore(SharedSQLite):
         played = [{"spec": json.loads(spec), "result": json.loads(result)} for spec, result in db.execute(
             "SELECT spec, result FROM ladder_matches WHERE deal_set = ? AND result IS NOT NULL ORDER BY rotation",
             (deal_set_id,))]
-        if not played:
-            return
+        if not played or any((m["result"].get("termination") or {}).get("how") == ARENA_ERROR for m in played):
+            return  # a deal set the arena could not play is nobody's win or loss
         sums = side_sums(played, len(lineup))
         for i, version in enumerate(lineup):
             for j, opponent in enumerate(lineup):

@@ -1,4 +1,4 @@
-"""``arena register``, ``arena submit`` and ``arena retire``: an author's side of a ladder
+"""``arena register``, ``arena submit``, ``arena retire`` and ``arena logs``: an author's side of a ladder
 (arena/ladder/client.py talks to its API). docs/submitting.md."""
 
 from __future__ import annotations
@@ -105,6 +105,33 @@ def cmd_retire(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_logs(p: argparse.ArgumentParser, registry: Any) -> None:
+    _server(p)
+    _token(p)
+    p.add_argument("name", metavar="BOT", help="your bot")
+    p.add_argument("match", type=int, metavar="MATCH", help="the match's id (on the bot's page, in its replay's address)")
+    p.add_argument("--seat", type=int, default=None, metavar="S", help="only the log of seat S (default: each seat it held)")
+
+
+def cmd_logs(args: argparse.Namespace) -> int:
+    import sys
+
+    from arena.ladder import client
+
+    token = client.read_token(args.server, args.token, args.token_file)
+    answer = client.logs(args.server, token, args.name, args.match)
+    shown = [log for log in answer.get("logs", ()) if args.seat is None or log["seat"] == args.seat]
+    if not shown:
+        raise client.LadderClientError(f"{args.name} held no seat {args.seat} in match {args.match}")
+    for log in shown:
+        kept = f"{log['size']} bytes" if log["kept"] else "nothing kept: it printed nothing, or the log budget dropped it"
+        print(f"== {args.name} v{log['version']}, match {answer['match']}, seat {log['seat']}: {kept}", flush=True)
+        if log["text"]:
+            sys.stdout.write(log["text"] if log["text"].endswith("\n") else log["text"] + "\n")
+    sys.stdout.flush()
+    return 0
+
+
 @hookimpl
 def arena_register_commands() -> list[Command]:
     return [
@@ -116,4 +143,7 @@ def arena_register_commands() -> list[Command]:
                 "ladder; it plays once its validation (a smoke match per game) passes. See docs/submitting.md."),
         Command("retire", "retire your bot from a ladder", _add_retire, cmd_retire,
                 description="Retire your bot: its versions stop playing; their history stays on the board."),
+        Command("logs", "print your bot's logs of one of its ladder matches", _add_logs, cmd_logs,
+                description="Print what your bot wrote (its standard output and error) in one of its matches on a "
+                "ladder: yours only, with your token. See docs/submitting.md."),
     ]

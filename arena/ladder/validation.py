@@ -29,7 +29,8 @@ _running: set[int] = set()
 _running_lock = threading.Lock()
 log = logging.getLogger(__name__)
 
-_PREFIX = {"illegal": "illegal answer", "malformed": "malformed answer", "timeout": "too slow", "crash": "crashes"}
+_PREFIX = {"illegal": "illegal answer", "malformed": "malformed answer", "timeout": "too slow", "crash": "crashes",
+           "log_flood": "floods its log"}
 
 
 def entry_for(config: Any, game: str, registry: Any = None) -> Any:

@@ -39,6 +39,13 @@ class BotCrash(Exception):
     """The bot raised, or its process or connection died."""
 
 
+class ArenaFailure(Exception):
+    """The arena itself failed to set up or host a seat: its launcher could not start or died
+    before it ran the bot's program, a sandbox could not be made (an OSError of the arena's), its
+    own code raised. Never the bot's fault: the match is played again, and a failure that persists
+    is recorded as the arena's (``arena_error``), neither rated nor counted towards probation."""
+
+
 class Host(abc.ABC):
     """The referee's handle on one seat's player."""
 

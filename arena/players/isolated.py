@@ -29,7 +29,7 @@ from typing import Any, Mapping, overload
 
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo, Player
-from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, BotCrash, BotTimeout, Host, ignored_calls
+from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Host, ignored_calls
 from arena.players.launch import die_with_parent
 
 STARTUP_TIMEOUT = 60.0  # seconds for a fresh interpreter to import the bot; never charged to its clock
@@ -395,7 +395,13 @@ class ProcessHost(Host):
             target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus(), self.log_path), daemon=True,
             name=f"bot:{self.path}",
         )
-        self.process.start()
+        try:
+            self.process.start()
+        except OSError as exc:  # the arena's fork server (a broken pipe to it, no more processes): the arena's failure
+            parent.close()
+            child.close()
+            self.process = None
+            raise ArenaFailure(f"cannot start the bot's process: {type(exc).__name__}: {exc}") from None
         child.close()
         self.conn = parent
         self.reader = _Reader(parent.fileno(), _MESSAGE_LIMIT)

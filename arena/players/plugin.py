@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from arena.errors import ArenaError
 from arena.players.base import BotSpec
-from arena.players.hosts import Host, InProcessHost
+from arena.players.hosts import BotCrash, Host, InProcessHost
 from arena.players.seats import Isolation, SeatKind, SeatRequest
 from arena.plugins import hookimpl
 
@@ -47,7 +47,11 @@ def _check_command(name: str) -> None:
 
 
 def _in_process(spec: BotSpec, request: SeatRequest) -> Host:
-    return InProcessHost(spec.factory(dict(request.settings), request.seed))
+    try:
+        player = spec.factory(dict(request.settings), request.seed)
+    except Exception as exc:  # the bot's own code, run in the arena's process: the bot's crash, not the arena's
+        raise BotCrash(f"the bot could not be created: {type(exc).__name__}: {exc}") from None
+    return InProcessHost(player)
 
 
 def _own_process(spec: BotSpec, request: SeatRequest) -> Host:

@@ -43,8 +43,8 @@ import grpc
 from arena import wire
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
-from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host
-from arena.players.launch import launcher
+from arena.players.hosts import GRACE, ArenaFailure, BotCrash, BotTimeout, Host
+from arena.players.launch import Report, launcher
 from arena.players.limits import LOG_LIMIT
 from arena.players.logs import CappedLog
 from arena.v1 import player_pb2_grpc
@@ -357,7 +357,8 @@ class CommandHost(GrpcHost):
         self.process: subprocess.Popen | None = None
         self.log = CappedLog(log_path, log_limit)  # its output, capped (a temporary file unless log_path)
         self.restarts = 0
-        self._launch_error: str | None = None
+        self._launch_error: str | None = None  # the bot's: its command names no program
+        self._arena_error: str | None = None  # the arena's: its launcher or sandbox could not be started
         self._ready = False
         self._host_args: dict[str, Any] = dict(seed=seed, settings=settings, max_send=max_send, max_receive=max_receive)
         self._launch()
@@ -372,21 +373,29 @@ class CommandHost(GrpcHost):
         GrpcHost.__init__(self, Address("grpc", "127.0.0.1", port), **self._host_args)
         env = {**os.environ, **self.extra_env, ENV_PORT: str(port), ENV_HOST: "127.0.0.1"}
         self._ready = False
-        self._launch_error = None
+        self._launch_error = self._arena_error = None
         argv = command_argv(self.command, port)
         if not _runnable(argv[0], self.cwd, env.get("PATH")):
             self.process = None
             self._launch_error = f"cannot run {self.command!r}: no such program {argv[0]!r}"
             return
         output = self.log.pipe()
+        report = Report()
         try:  # through the launcher, which makes it die with the arena (no preexec_fn: see arena.players.launch)
-            self.process = subprocess.Popen(launcher(argv), cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
-                                            stdout=output, stderr=output, start_new_session=True)
-        except OSError as exc:
+            self.process = subprocess.Popen(launcher(argv, status=report.write), cwd=self.cwd, env=env,
+                                            stdin=subprocess.DEVNULL, stdout=output, stderr=output,
+                                            start_new_session=True, pass_fds=(report.write,))
+        except OSError as exc:  # the launcher is the arena's Python: it could not be started at all
             self.process = None
-            self._launch_error = f"cannot run {self.command!r}: {exc}"
+            self._arena_error = f"cannot start the arena's launcher for {self.command!r}: {exc}"
         finally:
             CappedLog.started(output)
+            report.started()
+        if self.process is not None:
+            how, why = report.outcome(self.process)
+            if how in ("died", "setup"):  # the arena's launcher failed before the program ran: not the bot's
+                self._arena_error = f"{why} ({self.command!r})"
+            # "exec": the bot's program could not be run (its file): it exits 127, the bot's crash
 
     def _output(self, limit: int = 800) -> str:
         """The last characters the command printed (for the cause of a crash)."""
@@ -397,6 +406,8 @@ class CommandHost(GrpcHost):
         """Wait (outside any clock) until the bot's health check answers SERVING."""
         if self._ready:
             return
+        if self._arena_error:
+            raise ArenaFailure(self._arena_error)
         if self._launch_error or self.process is None:
             raise BotCrash(self._launch_error or f"the command {self.command!r} is not running")
         from grpc_health.v1 import health_pb2, health_pb2_grpc

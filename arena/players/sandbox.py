@@ -39,7 +39,8 @@ from typing import Iterable, Mapping
 
 from arena.errors import ArenaError
 from arena.players import syscalls
-from arena.players.launch import launcher
+from arena.players.hosts import ArenaFailure
+from arena.players.launch import Report, launcher
 from arena.players.limits import Cgroup, Limits, explain, rlimits
 from arena.players.trust import ARENA_DISTRIBUTION
 
@@ -374,16 +375,24 @@ class Sandbox:
         """Start bwrap through the launcher, which joins the sandbox's cgroup, sets its rlimits,
         its CPU and its death signal before it becomes bwrap (no preexec_fn: see
         :mod:`arena.players.launch`); bwrap loads the system-call filter (:mod:`arena.players.syscalls`)
-        from a descriptor passed to it, just before it runs the bot."""
+        from a descriptor passed to it, just before it runs the bot.
+        An OSError or an :class:`ArenaFailure` (the launcher failed before bwrap ran, or bwrap could
+        not be run: :class:`arena.players.launch.Report`) is the arena's failure, not the bot's."""
         procs = [os.path.join(path, "cgroup.procs") for path in (self.cgroup.dirs if self.cgroup else [])]
         seccomp = syscalls.filter_fd()
+        report = Report()
         try:
             argv = launcher([self.argv[0], "--seccomp", str(seccomp), *self.argv[1:]], cgroups=procs,
-                            rlimits=rlimits(self.limits), cpu=match_cpu())
+                            rlimits=rlimits(self.limits), cpu=match_cpu(), status=report.write)
             self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stdout,
-                                            pass_fds=(*pass_fds, seccomp), start_new_session=new_session)
+                                            pass_fds=(*pass_fds, seccomp, report.write), start_new_session=new_session)
         finally:
             os.close(seccomp)  # bwrap has its own copy
+            report.started()
+        how, why = report.outcome(self.process)
+        if how != "ok":  # bwrap is the arena's program: failing to run it is the arena's failure too
+            self.kill()
+            raise ArenaFailure(f"cannot start the sandbox: {why}")
         return self.process
 
     def exit_code(self, wait: float = 0.0) -> int | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
 from arena.errors import ArenaError
-from arena.players.hosts import MAX_ANSWER_BYTES, BotCrash
+from arena.players.hosts import MAX_ANSWER_BYTES, ArenaFailure, BotCrash
 from arena.players.isolated import _MESSAGE_LIMIT, STARTUP_TIMEOUT, ProcessHost, _decode, _message, _Oversized, \
     _Reader, _write, factory_path
 from arena.players.limits import Limits
@@ -68,13 +68,21 @@ class SandboxHost(ProcessHost):
 
     def _spawn(self) -> None:
         parent, child = socketpair()
-        self.sandbox = Sandbox(self.limits, self.command + [str(child.fileno())], binds=self.binds, env=self.env)
-        output = self.log.pipe()
+        try:  # the sandbox is the arena's: failing to make or start it is the arena's failure, not the bot's
+            self.sandbox = Sandbox(self.limits, self.command + [str(child.fileno())], binds=self.binds, env=self.env)
+            output = self.log.pipe()
+        except (OSError, ArenaError) as exc:
+            parent.close()
+            child.close()
+            raise ArenaFailure(f"cannot make the sandbox: {type(exc).__name__}: {exc}") from None
         try:
             self.process = self.sandbox.start(stdout=output, pass_fds=(child.fileno(),))
+        except ArenaFailure:
+            parent.close()
+            raise
         except OSError as exc:
             parent.close()
-            raise BotCrash(f"cannot start the sandbox: {exc}") from None
+            raise ArenaFailure(f"cannot start the sandbox: {exc}") from None
         finally:
             child.close()
             CappedLog.started(output)
@@ -184,16 +192,21 @@ class SandboxCommandHost(CommandHost):
         env.pop(ENV_HOST, None)
         words = command_argv(self.command, 0, inside)  # {socket}: the path inside (not "" as command_argv would make it)
         words[0] = self.executable  # found on the arena's PATH: the sandbox's is only the system's
-        self.sandbox = Sandbox(self.limits, words, binds=binds + ["--bind", self.socket_dir, SOCKET_DIR], env=env,
-                               chdir=chdir, name="cmd", uid=uid)
         self._ready = False
-        self._launch_error = None
-        output = self.log.pipe()
+        self._launch_error = self._arena_error = None
+        try:  # the sandbox is the arena's: failing to make or start it is the arena's failure, not the bot's
+            self.sandbox = Sandbox(self.limits, words, binds=binds + ["--bind", self.socket_dir, SOCKET_DIR], env=env,
+                                   chdir=chdir, name="cmd", uid=uid)
+            output = self.log.pipe()
+        except (OSError, ArenaError) as exc:
+            self.process = None
+            self._arena_error = f"cannot make the sandbox of {self.command!r}: {type(exc).__name__}: {exc}"
+            return
         try:
             self.process = self.sandbox.start(stdout=output, new_session=True)
-        except OSError as exc:
+        except (OSError, ArenaFailure) as exc:
             self.process = None
-            self._launch_error = f"cannot run {self.command!r} in its sandbox: {exc}"
+            self._arena_error = f"cannot start the sandbox of {self.command!r}: {exc}"
         finally:
             CappedLog.started(output)
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from arena.errors import ArenaError
 from arena.players.base import BotSpec
-from arena.players.hosts import FailedHost, Host
+from arena.players.hosts import ArenaFailure, BotCrash, FailedHost, Host
 
 if TYPE_CHECKING:
     from arena.plugins.manager import Registry
@@ -118,13 +118,29 @@ def make_host(
 
 
 def make_host_or_fault(registry: "Registry", name: str, **kwargs: Any) -> Host:
-    """:func:`make_host`, except that a seat that cannot be set up is a :class:`FailedHost`: a
-    recorded crash of that seat, not the end of the tournament."""
+    """:func:`make_host`, except that a seat the *bot* cannot take is a :class:`FailedHost`: a
+    recorded crash of that seat, not the end of the tournament.
+
+    Whose failure it is decides what it becomes (docs/security.md, "Faults and logs: who is
+    charged"): the bot's (:class:`BotCrash`: its program would not start or serve, its factory
+    raised; :class:`ArenaError`: its seat's name or command is wrong) is that seat's crash; the
+    arena's (:class:`ArenaFailure`, or any other exception, which can only come from the arena's
+    own code: a launcher or sandbox that could not be started, a broken pipe to the arena's fork
+    server) is raised as :class:`ArenaFailure`, for :func:`arena.matches.play_match` to retry."""
     try:
         return make_host(registry, name, **kwargs)
-    except Exception as exc:
+    except ArenaFailure:
+        raise
+    except (BotCrash, ArenaError) as exc:
         first = (str(exc).strip().splitlines() or [""])[-1]
         return FailedHost(f"the seat {name!r} could not be set up: {type(exc).__name__}: {first}")
+    except Exception as exc:
+        raise ArenaFailure(f"the arena failed setting up the seat {name!r}: {_said(exc)}") from exc
+
+
+def _said(exc: BaseException) -> str:
+    """An exception in one line: its type and the last line of its message."""
+    return f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[-1]}"
 
 
 def describe_seats(registry: "Registry") -> str:

@@ -14,11 +14,17 @@ class FaultKind(str, Enum):
     MALFORMED = "malformed"  # not an action string at all: wrong type, empty, garbage
     TIMEOUT = "timeout"  # no answer within the time allowed
     CRASH = "crash"  # an exception in the bot, or its process died
+    LOG_FLOOD = "log_flood"  # its output passed its log's cap (found after the match: the result stands)
 
 
 class Response(str, Enum):
     FORFEIT = "forfeit"  # the match ends at once and the faulting side loses
     SUBSTITUTE = "substitute"  # a seeded random legal action is played for the bot
+    RECORDED = "recorded"  # nothing changes in the match; the fault counts (ratings' faults, probation)
+
+
+# The kinds a fault policy answers (forfeit or substitute); a log flood is only ever recorded.
+POLICY_KINDS = (FaultKind.ILLEGAL, FaultKind.MALFORMED, FaultKind.TIMEOUT, FaultKind.CRASH)
 
 
 @dataclass(frozen=True)
@@ -32,16 +38,16 @@ class FaultPolicy:
     max_faults: int = 3  # with "substitute": the side forfeits at this many faults in one match
 
     def response(self, kind: FaultKind) -> Response:
-        return getattr(self, kind.value)
+        return getattr(self, kind.value) if kind in POLICY_KINDS else Response.RECORDED
 
     def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {kind.value: self.response(kind).value for kind in FaultKind}
+        data: dict[str, Any] = {kind.value: self.response(kind).value for kind in POLICY_KINDS}
         data["max_faults"] = self.max_faults
         return data
 
     @classmethod
     def uniform(cls, response: str, max_faults: int = 3) -> "FaultPolicy":
-        return cls.from_dict({kind.value: response for kind in FaultKind} | {"max_faults": max_faults})
+        return cls.from_dict({kind.value: response for kind in POLICY_KINDS} | {"max_faults": max_faults})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "FaultPolicy":
@@ -51,13 +57,12 @@ class FaultPolicy:
                 if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                     raise ArenaError(f"fault policy: max_faults must be a whole number >= 1, not {value!r}")
                 values[key] = value
-            elif key in {kind.value for kind in FaultKind}:
-                try:
-                    values[key] = Response(value)
-                except ValueError:
-                    raise ArenaError(f"fault policy: {key} must be 'forfeit' or 'substitute', not {value!r}") from None
+            elif key in {kind.value for kind in POLICY_KINDS}:
+                if value not in (Response.FORFEIT.value, Response.SUBSTITUTE.value):
+                    raise ArenaError(f"fault policy: {key} must be 'forfeit' or 'substitute', not {value!r}")
+                values[key] = Response(value)
             else:
-                kinds = ", ".join(kind.value for kind in FaultKind)
+                kinds = ", ".join(kind.value for kind in POLICY_KINDS)
                 raise ArenaError(f"fault policy: unknown key {key!r}; keys: {kinds}, max_faults")
         return cls(**values)
 

@@ -15,7 +15,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
-from arena.matches import MatchSpec, play_match
+from arena.matches import MatchSpec, arena_error_outcome, play_match
+from arena.players.hosts import ArenaFailure
 
 Outcome = dict[str, Any]  # {"result": JSON-ready result, "record": the record as JSON text}
 
@@ -27,7 +28,10 @@ def play_spec(spec: MatchSpec) -> Outcome:
     string crosses the process boundary instead of thousands of small objects, and the encoding
     runs in parallel with the other workers rather than in the one process every result goes through.
     """
-    result = play_match(spec, tolerant=True)  # a seat that cannot be set up is that seat's fault
+    try:
+        result = play_match(spec, tolerant=True)  # a seat the bot cannot take is that seat's fault
+    except ArenaFailure as exc:  # the arena's, after its retries: recorded as the arena's, nobody charged
+        return arena_error_outcome(spec, exc)
     return {"result": result.as_dict(), "record": json.dumps(result.record)}
 
 

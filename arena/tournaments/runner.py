@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from arena.errors import ArenaError
 from arena import __version__
 from arena.deals import Deals
-from arena.matches import MatchSpec
+from arena.matches import MatchSpec, is_arena_error
 from arena.store import RunLock, Store
 from arena.tournaments import integrity, schedule
 from arena.tournaments.config import TournamentConfig
@@ -134,6 +134,11 @@ def _ignore_interrupts() -> None:
 
 def _play_pending(runner: Any, pending: list[MatchSpec], store: Store, registry: Any, bar: Any) -> None:
     for spec, outcome in runner.run(pending):
+        if is_arena_error(outcome["result"]):  # the arena's failure, not a bot's: not stored, played on resume
+            print(f"arena: match {spec.index} not played: {outcome['result']['termination'].get('message', '')} "
+                  "(the arena's failure, not a bot's: it is played again when the run is resumed)",
+                  file=sys.stderr, flush=True)
+            continue
         result = integrity.checked(spec, outcome["result"], outcome["record"], registry)  # never trusted
         store.save(spec.index, result, outcome["record"])
         if bar is not None:
