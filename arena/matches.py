@@ -134,7 +134,7 @@ def log_floods(spec: MatchSpec, hosts: Sequence[Host], hands: int, actions: int)
     faults = []
     for seat, host in enumerate(hosts):
         log = getattr(host, "log", None)
-        if getattr(log, "cut", False) is True:
+        if log is not None and getattr(log, "cut", False) is True:
             faults.append(Fault(seat=seat, kind=FaultKind.LOG_FLOOD, answer=None, hand=hands, action_index=actions,
                                 response=Response.RECORDED,
                                 message=f"its output passed its log's cap of {log.limit} bytes; the rest was dropped"))

@@ -443,7 +443,7 @@ def _system_program(word: str) -> str:
         return os.path.realpath(sys.executable)
     found = shutil.which(word)
     real = os.path.realpath(found) if found else None
-    if real is None or not real.startswith("/usr/"):
+    if found is None or real is None or not real.startswith("/usr/"):
         raise InstallError(f"the command's program {word!r} is not a system program of this ladder (none under "
                            "/usr): name your own file by its path (./bot) or a system program (python3, node, sh)")
     return found if found.startswith("/usr/") else real  # its own name (sh, not dash): the same file inside

@@ -307,7 +307,8 @@ def _own_view(words: list[str], own: str) -> tuple[list[str], dict[str, str], st
     if not real or not os.path.isfile(real) or not (real.startswith(own + os.sep) or real.startswith("/usr/")
                                                     or real == python):
         raise ArenaError(f"cannot run {words[0]!r}: a program runs one of its own files or a system program")
-    binds, env = ["--ro-bind", own, own], {}
+    binds: list[str] = ["--ro-bind", own, own]
+    env: dict[str, str] = {}
     _add_proto(binds, env)
     if _is_arena_python(real):  # the arena's Python, or a script of its own that names a Python
         _add_arena_python(binds, env)
