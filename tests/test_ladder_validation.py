@@ -412,3 +412,32 @@ def test_a_program_sees_its_own_files_and_nothing_else_of_the_ladders(ladder, tm
                         "python3 bot.py {socket}")
     version = settled(ladder, submitted(ladder, body))
     assert version["status"] == "active", version["reason"]
+
+
+def test_the_arenas_failure_while_validating_is_not_the_bots_it_is_validated_again(ladder, monkeypatch):
+    """The arena failing every try of a smoke match (its launcher, a sandbox it cannot make) is not
+    a reason to refuse the version: it stays 'validating', says why, and is validated again."""
+    from arena.ladder import jobs
+    from arena.players.hosts import ArenaFailure
+
+    failing = {"left": 2}
+    play = validation.play_match
+
+    def arena_fails(*args, **kwargs):
+        if failing["left"] > 0:
+            failing["left"] -= 1
+            raise ArenaFailure("match 0: the arena failed 3 times: cannot start the sandbox: no bwrap")
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(validation, "play_match", arena_fails)
+    monkeypatch.setattr(jobs, "ARENA_RETRY_SECONDS", 0.5, raising=False)
+    version = submissions.submit(ladder, "alice", harness.python_body("steady", harness.HERE / "first_legal.py",
+                                                                       ["five_hundred"]))
+    deadline = time.monotonic() + 60
+    while (waiting := ladder.store.version(version["id"]))["status"] == "validating" and not waiting["reason"]:
+        assert time.monotonic() < deadline, waiting
+        time.sleep(0.02)
+    assert waiting["status"] == "validating", waiting  # not refused: the arena failed, not the bot
+    assert "the arena failed" in waiting["reason"] and "validated again" in waiting["reason"], waiting
+    done = settled(ladder, version)
+    assert done["status"] == "active" and done["reason"] == "", done

@@ -8,6 +8,8 @@ returns at once; :data:`WORKERS` threads take the versions in order, install eac
 :func:`check_room` refuses the submission (429, 503) before anything is stored. :func:`position`
 is a version's place (0: being installed or validated now). A version that does not install is
 'refused' with the reason and its files are removed; so is one whose install fails unexpectedly.
+A validation the arena itself failed (arena.players.hosts.ArenaFailure) leaves the version
+'validating', with the reason, and queues it again :data:`ARENA_RETRY_SECONDS` later.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from arena.ladder.accounts import AccountError
 WORKERS = 2  # installs and validations at once
 QUEUED = 100  # versions waiting or running, in all
 PER_AUTHOR = 3  # ... of one author
+ARENA_RETRY_SECONDS = 60.0  # a validation the arena itself failed is queued again after this
 log = logging.getLogger(__name__)
 
 
@@ -187,6 +190,10 @@ def _install_and_validate(ladder: Any, version_id: int) -> None:
     if done is not None and done["status"] == "refused" and done["path"]:  # it never plays: its files go
         shutil.rmtree(done["path"], ignore_errors=True)
         store.set_installed(version_id, done["seat"], "")
+    elif done is not None and done["status"] == "validating":  # the arena failed, not the bot: again later
+        timer = threading.Timer(ARENA_RETRY_SECONDS, enqueue, (ladder, version_id, done["author"]))
+        timer.daemon = True
+        timer.start()
 
 
 def resume(ladder: Any) -> None:

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 
 from arena.ladder.store import LadderStore
 from arena.matches import MatchSpec, play_match
+from arena.players.hosts import ArenaFailure
 from arena.referee.faults import FaultPolicy
 
 AT_ONCE = 2
@@ -98,6 +99,12 @@ def validate(ladder: Any, version_id: int, registry: Any = None) -> dict[str, An
         return version
     try:
         reason = _smoke(ladder, registry, version)
+    except ArenaFailure as exc:  # the arena's own failure, every try: not the bot's, so no refusal
+        log.warning("validating version %s: the arena failed: %s", version_id, exc)
+        if store.version(version_id)["status"] == "validating":  # type: ignore[index]
+            store.set_status(version_id, "validating", scrub(ladder, f"the arena failed while validating it, not the "
+                                                                     f"bot; it will be validated again: {exc}"))
+        return store.version(version_id)
     except Exception as exc:  # never the ladder's end: the version is refused with what went wrong
         log.exception("validating version %s", version_id)
         reason = f"does not start: {type(exc).__name__}: {exc}"
@@ -107,7 +114,7 @@ def validate(ladder: Any, version_id: int, registry: Any = None) -> dict[str, An
     if reason:
         store.set_status(version_id, "refused", scrub(ladder, reason))
     else:
-        store.set_status(version_id, "active")
+        store.set_status(version_id, "active")  # (and no reason left of an earlier failure of the arena)
     return store.version(version_id)
 
 
