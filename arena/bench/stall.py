@@ -5,16 +5,19 @@ move within 3 times its unloaded p99).
 The probe is one person, in a thread of this process: it asks for the board, then plays one move at
 a table of All Fours for two against ``random`` (a new table when one ends), over and over, and
 times each: a board request from sending it to the whole answer, a move from sending ``act`` to the
-next state. The loads run beside it, in another thread: a ladder's slow installs queued
-(arena/bench/ladder.py), tables of ``search`` bots played by their persons, and slow clients
-holding connections (arena/bench/web.py). Loopback only; the loads, the probe and the server share
-the machine's cores.
+next state. The loads run beside it: a ladder's slow installs queued (arena/bench/ladder.py, in a
+thread: they are the server's own work, and its server runs in this process), tables of ``search``
+bots played by their persons, and slow clients holding connections (arena/bench/web.py, in a
+process of their own, as other people's clients are: in a thread they would hold the probe's
+interpreter lock). Loopback only; the loads, the probe and the server share the machine's cores.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import multiprocessing
 import socket
 import threading
 import time
@@ -134,86 +137,109 @@ def under(load: Callable[[threading.Event, threading.Event], None], measure: Cal
         thread.join(60)
 
 
+def under_apart(load: Callable[[Any, Any], None], measure: Callable[[], Probed], warmup: float = 30.0) -> Probed:
+    """As :func:`under`, with the load in a process of its own (``load``: a picklable function of
+    ``(ready, stop)``, as :func:`search_tables` and :func:`slow_clients` return)."""
+    context = multiprocessing.get_context("spawn")
+    ready, stop = context.Event(), context.Event()
+    process = context.Process(target=_run_load, args=(load, ready, stop), daemon=True)
+    process.start()
+    ready.wait(warmup)
+    try:
+        if process.exitcode is not None:
+            raise RuntimeError(f"the load failed (its process exited with code {process.exitcode}; its error above)")
+        return measure()
+    finally:
+        stop.set()
+        process.join(60)
+        if process.is_alive():
+            process.kill()
+
+
+def _run_load(load: Callable[[Any, Any], None], ready: Any, stop: Any) -> None:
+    load(ready, stop)  # an error is printed by multiprocessing, and the exit code is 1
+
+
 # -- the loads ------------------------------------------------------------------------------------
-def search_tables(url: str, tables: int, per_person: int = 4) -> Callable[[threading.Event, threading.Event], None]:
+def search_tables(url: str, tables: int, per_person: int = 4) -> Callable[[Any, Any], None]:
     """``tables`` tables of three ``search`` bots (Five Hundred), their persons answering at once."""
+    return functools.partial(_search_tables, url, tables, per_person)
 
-    def load(ready: threading.Event, stop: threading.Event) -> None:
-        async def person(cookie: str, table: str) -> None:
-            from websockets.asyncio.client import connect
 
-            while not stop.is_set():
-                async with connect(f"{url.replace('http://', 'ws://')}/ws/tables/{table}",
-                                   additional_headers={"Cookie": cookie}, open_timeout=120) as ws:
-                    while not stop.is_set():
-                        try:
-                            state = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
-                        except asyncio.TimeoutError:
-                            continue
-                        if state["type"] == "state" and state["result"] is not None:
-                            break
-                        if state["type"] == "state" and state["your_turn"]:
-                            await ws.send(json.dumps({"type": "act", "action": state["legal_actions"][0],
-                                                      "decision": state["decision"]}))
-                if stop.is_set():
-                    return
-                status, created, cookie = await asyncio.to_thread(request, url, "/api/tables", spec, cookie)
-                if status != 201:
-                    return
-                table = created["table"]
+def _search_tables(url: str, tables: int, per_person: int, ready: Any, stop: Any) -> None:
+    async def person(cookie: str, table: str) -> None:
+        from websockets.asyncio.client import connect
 
-        spec = {"game": "five_hundred", "bots": ["search"] * 3, "mode": "new"}
-        seats: list[tuple[str, str]] = []
-        cookie = ""
-        for n in range(tables):
-            if n % per_person == 0:
-                _, _, cookie = request(url, "/api/me", {"nickname": f"load{n}"}, "")
-            status, created, cookie = request(url, "/api/tables", spec, cookie)
+        while not stop.is_set():
+            async with connect(f"{url.replace('http://', 'ws://')}/ws/tables/{table}",
+                               additional_headers={"Cookie": cookie}, open_timeout=120) as ws:
+                while not stop.is_set():
+                    try:
+                        state = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                    except asyncio.TimeoutError:
+                        continue
+                    if state["type"] == "state" and state["result"] is not None:
+                        break
+                    if state["type"] == "state" and state["your_turn"]:
+                        await ws.send(json.dumps({"type": "act", "action": state["legal_actions"][0],
+                                                  "decision": state["decision"]}))
+            if stop.is_set():
+                return
+            status, created, cookie = await asyncio.to_thread(request, url, "/api/tables", spec, cookie)
             if status != 201:
-                raise RuntimeError(f"a loading table was refused: {status} {created}")
-            seats.append((cookie, created["table"]))
+                return
+            table = created["table"]
 
-        async def everyone() -> None:
-            tasks = [asyncio.create_task(person(c, t)) for c, t in seats]
-            await asyncio.sleep(5.0)  # the bots at work
-            ready.set()
-            await asyncio.gather(*tasks, return_exceptions=True)
+    spec = {"game": "five_hundred", "bots": ["search"] * 3, "mode": "new"}
+    seats: list[tuple[str, str]] = []
+    cookie = ""
+    for n in range(tables):
+        if n % per_person == 0:
+            _, _, cookie = request(url, "/api/me", {"nickname": f"load{n}"}, "")
+        status, created, cookie = request(url, "/api/tables", spec, cookie)
+        if status != 201:
+            raise RuntimeError(f"a loading table was refused: {status} {created}")
+        seats.append((cookie, created["table"]))
 
-        asyncio.run(everyone())
+    async def everyone() -> None:
+        tasks = [asyncio.create_task(person(c, t)) for c, t in seats]
+        await asyncio.sleep(5.0)  # the bots at work
+        ready.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
-    return load
+    asyncio.run(everyone())
 
 
-def slow_clients(url: str, clients: int) -> Callable[[threading.Event, threading.Event], None]:
+def slow_clients(url: str, clients: int) -> Callable[[Any, Any], None]:
     """``clients`` connections sending their request headers a byte a second (slowloris), each opened
     again when the server closes it."""
+    return functools.partial(_slow_clients, url, clients)
+
+
+def _slow_clients(url: str, clients: int, ready: Any, stop: Any) -> None:
     host, port = url.removeprefix("http://").split(":")
+    head = b"GET /api/games HTTP/1.1\r\nHost: bench\r\nX-Slow: "
+    open_: dict[socket.socket, int] = {}
 
-    def load(ready: threading.Event, stop: threading.Event) -> None:
-        head = b"GET /api/games HTTP/1.1\r\nHost: bench\r\nX-Slow: "
-        open_: dict[socket.socket, int] = {}
+    def connect() -> None:
+        try:
+            sock = socket.create_connection((host, int(port)), timeout=10)
+            sock.setblocking(False)
+            open_[sock] = 0
+        except OSError:
+            pass
 
-        def connect() -> None:
+    for _ in range(clients):
+        connect()
+    ready.set()
+    while not stop.wait(1.0):
+        for sock in list(open_):
             try:
-                sock = socket.create_connection((host, int(port)), timeout=10)
-                sock.setblocking(False)
-                open_[sock] = 0
-            except OSError:
-                pass
-
-        for _ in range(clients):
-            connect()
-        ready.set()
-        while not stop.wait(1.0):
-            for sock in list(open_):
-                try:
-                    sock.send(head[open_[sock]:open_[sock] + 1] if open_[sock] < len(head) else b"x")
-                    open_[sock] += 1
-                except OSError:  # closed by the server (its header deadline): open another
-                    sock.close()
-                    del open_[sock]
-                    connect()
-        for sock in open_:
-            sock.close()
-
-    return load
+                sock.send(head[open_[sock]:open_[sock] + 1] if open_[sock] < len(head) else b"x")
+                open_[sock] += 1
+            except OSError:  # closed by the server (its header deadline): open another
+                sock.close()
+                del open_[sock]
+                connect()
+    for sock in open_:
+        sock.close()

@@ -131,10 +131,10 @@ def _stall(settings: Settings, figures: Figures) -> None:
 
             unloaded = measure()
             stall.unloaded_figures(figures, "web", unloaded, "one arena serve, the probe alone")
-            loaded = stall.under(stall.search_tables(url, tables), measure)
+            loaded = stall.under_apart(stall.search_tables(url, tables), measure)
             stall.compare(figures, "web", "search_tables", f"{tables} tables of three search bots are played "
                           f"({-(-tables // 4)} persons, 4 tables each)", unloaded, loaded)
-            loaded = stall.under(stall.slow_clients(url, clients), measure)
+            loaded = stall.under_apart(stall.slow_clients(url, clients), measure)
             stall.compare(figures, "web", "slow_clients", f"{clients} slow clients hold connections (headers "
                           "a byte a second, opened again when closed)", unloaded, loaded)
         finally:

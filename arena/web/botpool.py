@@ -38,7 +38,8 @@ def lower_priority(host: Any) -> None:
         return
     try:
         os.setpriority(os.PRIO_PROCESS, pid, NICE)
-    except OSError:  # gone already, or not ours to change: it runs as it is
+        os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))
+    except (OSError, AttributeError):  # gone already, not ours to change, or no SCHED_IDLE here: as it is
         pass
     host._niced = pid
 
