@@ -441,3 +441,14 @@ def test_the_arenas_failure_while_validating_is_not_the_bots_it_is_validated_aga
     assert "the arena failed" in waiting["reason"] and "validated again" in waiting["reason"], waiting
     done = settled(ladder, version)
     assert done["status"] == "active" and done["reason"] == "", done
+
+
+def test_a_refusal_names_no_path_of_the_server(ladder):
+    """A program that exits before serving: its reason shows its command as 'python3 ...', not where
+    the ladder's Python is installed, nor the ladder's folder."""
+    import sys
+
+    version = submitted(ladder, program_body("quits", {"bot.py": b"print('bye')\n"}, "python3 bot.py {socket}"))
+    assert version["status"] == "refused" and "before serving" in version["reason"], version
+    for path in {sys.executable, os.path.realpath(sys.executable), sys.base_prefix, str(ladder.data_dir)}:
+        assert path not in version["reason"], (path, version["reason"])

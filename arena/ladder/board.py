@@ -107,8 +107,11 @@ def _spec(match: Mapping[str, Any]) -> dict[str, Any]:
 def _hidden(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
     """What of a match's specification stays on the server, each with what the pages show instead:
     each seat's kind name (a version's files' path, an endpoint and its key) by the version's name
-    in that seat, and the ladder's own folder (the log folder's parent) by LADDER_FILES."""
+    in that seat, the ladder's own folder (the log folder's parent) by LADDER_FILES, and where the
+    ladder's Python is by python3 (a program's command and its messages name it)."""
     import os
+
+    from arena.ladder.validation import python_paths
 
     pairs: list[tuple[str, str]] = []
     for bot, name in zip(spec.get("bots") or [], spec.get("seats") or []):
@@ -123,6 +126,7 @@ def _hidden(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
         for folder in {os.path.dirname(log_dir), os.path.dirname(os.path.realpath(log_dir))}:
             if len(folder) > 1:
                 pairs.append((folder, "LADDER_FILES"))
+    pairs += python_paths()
     return sorted((p for p in pairs if p[0] and p[0] != p[1]), key=lambda p: -len(p[0]))
 
 

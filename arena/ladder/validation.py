@@ -75,14 +75,27 @@ def reason_of(result: Mapping[str, Any], candidate_seats: set[int]) -> str | Non
 
 
 def scrub(ladder: Any, text: str) -> str:
-    """A reason as its author may see it: the ladder's own directory is not shown (the server's paths)."""
+    """A reason as its author may see it: no path of the server's, neither the ladder's own directory
+    nor where its Python is installed (a program's ``python3`` is the ladder's)."""
     import os
 
     directory = getattr(ladder, "data_dir", None)
     if directory:
         for form in {os.path.realpath(directory), os.path.abspath(directory)}:
             text = text.replace(form, "LADDER_FILES")
+    for path, shown in python_paths():
+        text = text.replace(path, shown)
     return text
+
+
+def python_paths() -> list[tuple[str, str]]:
+    """Where the ladder's Python is, as (path, what an author is shown), longest first."""
+    import os
+    import sys
+
+    pairs = [(python, "python3") for python in {os.path.realpath(sys.executable), sys.executable}]
+    pairs += [(prefix + os.sep, "PYTHON/") for prefix in {sys.prefix, sys.base_prefix, os.path.realpath(sys.base_prefix)}]
+    return sorted(pairs, key=lambda pair: -len(pair[0]))
 
 
 def validate(ladder: Any, version_id: int, registry: Any = None) -> dict[str, Any] | None:
