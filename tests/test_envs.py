@@ -180,3 +180,10 @@ def test_nothing_else_in_the_arena_imports_the_environments():
         text = path.read_text()
         assert "pettingzoo" not in text and "arena.envs" not in text, path
 
+
+def test_the_guide_s_example_runs(capsys):
+    guide = Path(__file__).resolve().parent.parent / "docs" / "learning.md"
+    example = guide.read_text(encoding="utf-8").split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(example, str(guide), "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert sorted(line.split()[0] for line in printed) == ["player_0", "player_1", "player_2"]  # each its reward
