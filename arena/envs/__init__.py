@@ -1,0 +1,31 @@
+"""The arena's games as PettingZoo AEC environments (docs/learning.md), for reinforcement learning.
+
+``env("five_hundred", players=3)`` makes one for any registered game, a plugin's included, with
+PettingZoo's usual wrappers; ``raw_env`` without them. Needs the ``rl`` extra (pettingzoo,
+gymnasium, numpy); nothing else in the arena imports this package.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+
+from arena.envs.aec import TrickGameEnv
+from arena.envs.encoding import ObservationEncoder
+from arena.plugins import get_registry
+
+__all__ = ["env", "raw_env", "TrickGameEnv", "ObservationEncoder"]
+
+
+def raw_env(game_name: str, **options: Any) -> TrickGameEnv:
+    """The environment of ``game_name`` configured by ``options`` (the game's own, ``players``
+    among them; bad ones raise the game's OptionError)."""
+    return TrickGameEnv(get_registry().game(game_name, options))
+
+
+def env(game_name: str, **options: Any) -> Any:
+    """``raw_env`` in PettingZoo's checks: an action outside the action space and calls out of
+    order (``step`` before ``reset``) fail loudly. ``env.unwrapped`` is the :class:`TrickGameEnv`."""
+    wrapped: Any = wrappers.AssertOutOfBoundsWrapper(raw_env(game_name, **options))
+    return wrappers.OrderEnforcingWrapper(wrapped)
