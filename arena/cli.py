@@ -361,9 +361,11 @@ def check_output_path(option: str, path: str) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from arena.plugins import get_registry
+
     try:
         record = records.load(args.record)
-        replayed = records.replay(record)
+        replayed = records.replay(record, get_registry().game)
         summary = replayed.summary()
         json.dumps(summary)
     except RecordError as exc:

@@ -205,8 +205,9 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
         raise TournamentFileError(f"{where}: {exc}") from None
     if isolation is None:  # untrusted bots are sandboxed unless the file says otherwise
         from arena.players.trust import default_isolation
+        from arena.plugins import get_registry
 
-        isolation = default_isolation([b.bot for b in bots], registry)
+        isolation = default_isolation([b.bot for b in bots], registry if registry is not None else get_registry())
 
     try:
         time_control = TimeControl.from_dict(data.get("time_control", {}))

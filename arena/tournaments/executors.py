@@ -28,8 +28,10 @@ def play_spec(spec: MatchSpec) -> Outcome:
     string crosses the process boundary instead of thousands of small objects, and the encoding
     runs in parallel with the other workers rather than in the one process every result goes through.
     """
+    from arena.plugins import get_registry  # the worker's own registry (loaded once per process)
+
     try:
-        result = play_match(spec, tolerant=True)  # a seat the bot cannot take is that seat's fault
+        result = play_match(spec, get_registry(), tolerant=True)  # a seat the bot cannot take is that seat's fault
     except ArenaFailure as exc:  # the arena's, after its retries: recorded as the arena's, nobody charged
         return arena_error_outcome(spec, exc)
     return {"result": result.as_dict(), "record": json.dumps(result.record)}
