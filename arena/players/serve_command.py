@@ -7,13 +7,16 @@ import argparse
 import os
 import signal
 import threading
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from arena.commandline import Command, run_one_command
 from arena.plugins import hookimpl
 
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
-def add_serve_bot_arguments(p: argparse.ArgumentParser, registry: Any = None) -> None:
+
+def add_serve_bot_arguments(p: argparse.ArgumentParser, registry: "Registry | None" = None) -> None:
     p.add_argument("bot", metavar="NAME", help="an installed bot (see `arena bots`)")
     p.add_argument("--port", type=int, default=int(os.environ.get("ARENA_BOT_PORT", "0") or 0),
                    help="the port (default: $ARENA_BOT_PORT, as a launched bot gets it; else any free port)")
