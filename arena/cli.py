@@ -9,7 +9,7 @@ import contextlib
 import json
 import shlex
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from arena import records
 from arena.account import print_record
@@ -18,20 +18,23 @@ from arena.errors import ArenaError, RecordError
 from arena.options import parse_assignments, show_value
 from arena.plugins import hookimpl
 
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
+
 __all__ = ["main"]
 
 MAX_WORKERS = 1024  # matches at once on one machine (each is a process, with its bots' processes)
 
 
-def _add_games(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_games(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("--json", action="store_true", help="print as JSON")
 
 
-def _add_bots(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_bots(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("--json", action="store_true", help="print as JSON")
 
 
-def _add_play(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_play(p: argparse.ArgumentParser, registry: "Registry") -> None:
     from arena.players.seats import describe_seats
 
     p.add_argument("game", help="an installed game (see `arena games`)")
@@ -57,7 +60,7 @@ def _add_play(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-def _add_run(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_run(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("file", help="a tournament file (TOML), e.g. tournaments/five_hundred.toml")
     p.add_argument("--db", help="the results database (default: results/<file name>.db); a run resumes from it")
     p.add_argument("--executor", choices=tuple(registry.executors), default=None,
@@ -73,13 +76,13 @@ def _add_run(p: argparse.ArgumentParser, registry: Any) -> None:
     p.add_argument("--html", metavar="FILE", help="also write the board as an HTML page")
 
 
-def _add_board(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_board(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("--db", required=True, help="the results database")
     p.add_argument("--json", action="store_true", help="print the board as JSON (a list of bots)")
     p.add_argument("--html", metavar="FILE", help="write the board as one self-contained HTML page")
 
 
-def _add_verify(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_verify(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("record", help="a game record (JSON)")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
 
@@ -184,7 +187,7 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer (the seed of the deals, e.g. 7)") from None
 
 
-def _game_for_seats(registry: Any, game_name: str, options: dict[str, str], seats: int) -> Any:
+def _game_for_seats(registry: "Registry", game_name: str, options: dict[str, str], seats: int) -> Any:
     """The game for ``seats`` seats: without ``--option players=N``, a player count the game supports
     is taken from the number of seats."""
     if "players" not in options:
@@ -293,7 +296,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _executor_choice(args: argparse.Namespace, registry: Any) -> tuple[str, dict[str, Any]]:
+def _executor_choice(args: argparse.Namespace, registry: "Registry") -> tuple[str, dict[str, Any]]:
     """The executor ``arena run`` uses and its options: ``--executor``, else the one whose own
     options were given, else ``local``. Options of another executor than the chosen one are an error."""
     given = {kind.name: {d: getattr(args, d) for d in kind.dests() if getattr(args, d, None) is not None}
@@ -361,9 +364,11 @@ def check_output_path(option: str, path: str) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from arena.plugins import get_registry
+
     try:
         record = records.load(args.record)
-        replayed = records.replay(record)
+        replayed = records.replay(record, get_registry().game)
         summary = replayed.summary()
         json.dumps(summary)
     except RecordError as exc:

@@ -11,30 +11,15 @@ import argparse
 import difflib
 import re
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from arena.errors import ArenaError
+from arena.kinds import Command  # its home is arena.kinds; command plugins import it from here too
 
 if TYPE_CHECKING:
     from arena.plugins.manager import Registry
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-@dataclass(frozen=True)
-class Command:
-    """An ``arena`` subcommand as a plugin registers it.
-
-    ``add_arguments(parser, registry)`` declares its arguments; ``run(args)`` does the work and
-    returns the exit status. :class:`ArenaError` raised by ``run`` is printed as one line (exit 2).
-    """
-
-    name: str
-    help: str
-    add_arguments: Callable[[argparse.ArgumentParser, "Registry"], None]
-    run: Callable[[argparse.Namespace], int]
-    description: str = ""
 
 
 def build_parser(registry: "Registry") -> argparse.ArgumentParser:

@@ -13,7 +13,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "writing-a-bot.md"
 BEGIN = "<!-- observation samples: printed by `python -m arena.docsamples --write`; do not edit by hand -->"
@@ -22,12 +25,12 @@ SEED = 1
 PER_DECISION = 5.0
 
 
-def bundled_games(registry: Any) -> list[str]:
+def bundled_games(registry: "Registry") -> list[str]:
     """The games that come with the arena (not other plugins that happen to be installed)."""
     return sorted(name for name in registry.games if type(registry.game(name)).__module__.startswith("arena.games."))
 
 
-def sample(registry: Any, game_name: str, seed: int = SEED) -> tuple[int, dict[str, Any]]:
+def sample(registry: "Registry", game_name: str, seed: int = SEED) -> tuple[int, dict[str, Any]]:
     """(seat, observation) of the second asked decision of the play in a seeded match of seeded
     random bots (the first asked decision when the match has fewer)."""
     from arena.players.hosts import InProcessHost
@@ -61,7 +64,7 @@ def _show(observation: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
-def section(registry: Any | None = None) -> str:
+def section(registry: "Registry | None" = None) -> str:
     """The guide's section between the markers (the markers included)."""
     if registry is None:
         from arena.plugins import get_registry

@@ -189,7 +189,7 @@ ARENA_ERROR = "arena_error"  # the termination of a match the arena could not pl
 
 def play_match(
     spec: MatchSpec,
-    registry: "Registry | None" = None,
+    registry: "Registry",
     *,
     ask_forced: bool = False,
     on_action: "Callable[[GameState, int, str, float | None], None] | None" = None,
@@ -204,10 +204,6 @@ def play_match(
     seeds, up to :data:`ARENA_ATTEMPTS` times; a match that succeeds after retries says so in its
     record (``arena_retries``); one that fails every time raises :class:`ArenaFailure` (the
     caller records it as the arena's: :func:`arena_error_outcome`)."""
-    if registry is None:
-        from arena.plugins import get_registry
-
-        registry = get_registry()
     if not tolerant:
         return _play_once(spec, registry, ask_forced, on_action, tolerant)
     failures: list[str] = []

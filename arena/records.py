@@ -54,10 +54,11 @@ def load(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any]], Game] | None = None) -> Replay:
+def replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any]], Game]) -> Replay:
     """Replay ``record`` action by action; raise :class:`RecordError` at the first problem.
 
-    ``make_game(name, options)`` builds the game; by default the installed plugins are asked.
+    ``make_game(name, options)`` builds the game (the caller's registry's ``game``: records stand
+    below the plugins).
     Whatever the record holds, the outcome is a Replay or a RecordError (never another exception).
     """
     try:
@@ -70,11 +71,7 @@ def replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any
         raise RecordError(f"the record is malformed: {type(exc).__name__}: {str(exc)[:200]}") from None
 
 
-def _replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any]], Game] | None) -> Replay:
-    if make_game is None:
-        from arena.plugins import get_registry
-
-        make_game = get_registry().game
+def _replay(record: Mapping[str, Any], make_game: Callable[[str, Mapping[str, Any]], Game]) -> Replay:
     fmt = record.get("format", RECORD_FORMATS[-1])
     if fmt not in RECORD_FORMATS:
         raise RecordError(f"the record's format {fmt!r} is not one this arena reads ({', '.join(RECORD_FORMATS)})")

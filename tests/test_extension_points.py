@@ -124,7 +124,7 @@ class _Wrong:
 @pytest.mark.parametrize("plugin, message", [
     (_Clash(), "claims the prefix 'grpc://', already that of 'grpc'"),
     (_Twice(), "two plugins register the isolation level 'process'"),
-    (_Wrong(), "as an executor, which is not an arena.tournaments.executors.ExecutorKind"),
+    (_Wrong(), "as an executor, which is not an arena.kinds.ExecutorKind"),
 ])
 def test_bad_registrations_name_what_is_wrong(plugin, message):
     with pytest.raises(PluginError) as caught:
@@ -137,3 +137,15 @@ def test_unknown_isolation_and_executor_say_what_is_registered(registry):
         registry.isolation("jail")
     with pytest.raises(ArenaError, match=r"unknown executor 'slurm'; executors: .*local"):
         registry.executor("slurm")
+
+
+def test_the_plugin_kinds_are_importable_from_their_older_homes():
+    """The kinds live in arena.kinds; plugins written before it import them from where they were."""
+    from arena import kinds
+    from arena.commandline import Command
+    from arena.players.seats import Isolation, SeatKind, SeatRequest
+    from arena.plugins import hookimpl
+    from arena.tournaments.executors import ExecutorKind
+
+    assert (Command, Isolation, SeatKind, SeatRequest, ExecutorKind, hookimpl) == (
+        kinds.Command, kinds.Isolation, kinds.SeatKind, kinds.SeatRequest, kinds.ExecutorKind, kinds.hookimpl)

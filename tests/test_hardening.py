@@ -173,7 +173,7 @@ def test_an_in_process_bot_cannot_reach_the_live_state_through_its_observation(r
 
     result = _play(registry, ["hostile-cheating", "random"])
     assert 999 not in result.scores
-    assert replay(result.record).state.scores() == result.scores
+    assert replay(result.record, registry.game).state.scores() == result.scores
 
 
 def test_a_bot_that_changes_its_hand_results_changes_nothing_of_the_match(registry):
@@ -181,7 +181,7 @@ def test_a_bot_that_changes_its_hand_results_changes_nothing_of_the_match(regist
 
     result = _play(registry, ["hostile-tamper", "random"])
     assert all(999 not in hand["scores"] for hand in result.hands)
-    assert replay(result.record).state.scores() == result.scores
+    assert replay(result.record, registry.game).state.scores() == result.scores
 
 
 def _one_match(registry, tmp_path, bots=("random", "random")):
@@ -701,13 +701,13 @@ def test_an_action_past_the_end_of_a_hand_is_named_where_it_stands(registry):
     ended = len(cut["hands"][0]["actions"]) - 1
     cut["hands"][0]["actions"].append(extra)
     with pytest.raises(RecordError) as caught:
-        replay(cut)
+        replay(cut, registry.game)
     assert (caught.value.hand, caught.value.action_index) == (0, ended + 1)
     assert f"hand 0, action {ended + 1}: one action too many" in str(caught.value)
     over = json.loads(json.dumps(record))
     over["hands"][-1]["actions"].append(over["hands"][-1]["actions"][-1])
     with pytest.raises(RecordError, match="one action too many: the game was already over"):
-        replay(over)
+        replay(over, registry.game)
 
 
 def test_a_run_that_fails_before_its_first_match_frees_its_database(registry, tmp_path, monkeypatch):

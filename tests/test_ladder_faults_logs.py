@@ -99,13 +99,13 @@ def test_an_arena_failure_that_persists_is_the_arenas_never_rated_nor_probation(
     assert any("the arena's failure" in line for line in ladder.said), ladder.said  # said to the operator
 
 
-def test_a_bots_own_failure_to_start_stays_the_bots(tmp_path):
+def test_a_bots_own_failure_to_start_stays_the_bots(tmp_path, registry):
     """The control: a program that exits before serving is its own crash, not the arena's."""
     from arena.matches import MatchSpec, play_match
 
     spec = MatchSpec.single("all_fours", ['cmd:python3 -c "import sys; sys.exit(3)"', "random"],
                             options={"players": 2, "max_hands": 2}, isolation="process")
-    result = play_match(spec, tolerant=True)
+    result = play_match(spec, registry, tolerant=True)
     [fault] = result.faults
     assert fault.seat == 0 and fault.kind.value == "crash" and "exited with code 3 before serving" in fault.message
     assert result.termination.how == "forfeit" and "arena_retries" not in result.record

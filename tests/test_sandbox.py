@@ -249,16 +249,16 @@ def test_the_default_isolation_follows_who_wrote_the_bots():
     assert parse(_file(None, ["random", "cmd:./arena serve-bot random"])).isolation == "sandbox"  # not the arena's
 
 
-def test_a_bot_registered_from_outside_the_arena_is_not_bundled():
+def test_a_bot_registered_from_outside_the_arena_is_not_bundled(registry):
     from types import SimpleNamespace
 
     from arena.players.base import BotSpec
     from arena.players.trust import bundled, default_isolation
     from tests.sandbox_bots import make
 
-    registry = SimpleNamespace(bot=lambda name: BotSpec(name, make))
-    assert not bundled("limited", registry) and default_isolation(["limited"], registry) == "sandbox"
-    assert bundled("random") and bundled("grpc://127.0.0.1:5")  # a remote seat is not launched here
+    outside = SimpleNamespace(bot=lambda name: BotSpec(name, make))
+    assert not bundled("limited", outside) and default_isolation(["limited"], outside) == "sandbox"
+    assert bundled("random", registry) and bundled("grpc://127.0.0.1:5", registry)  # a remote seat is not launched here
 
 
 def test_without_bubblewrap_the_sandbox_refuses_before_any_match(monkeypatch, tmp_path):

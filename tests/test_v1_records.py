@@ -22,10 +22,10 @@ def test_there_is_an_old_record_of_every_bundled_game():
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
-def test_an_old_record_replays_to_its_recorded_scores(path):
+def test_an_old_record_replays_to_its_recorded_scores(path, registry):
     record = load(path)
     assert record["format"] == "trick-arena-record/1"
-    replayed = replay(record)  # compares every hand's carried scores and the final ones
+    replayed = replay(record, registry.game)  # compares every hand's carried scores and the final ones
     assert [row["scores"] for row in replayed.hands] == [hand["result"]["scores"] for hand in record["hands"]]
     assert replayed.state.scores() == record["result"]["scores"]
     assert replayed.state.is_over() == record["result"]["over"]

@@ -88,7 +88,7 @@ def test_a_daily_game_takes_the_default_options_and_bots(tmp_path):
             assert response.status_code == 400 and words in response.json()["error"], response.text
 
 
-def test_ranking_rules_par_and_the_leaderboards(tmp_path):
+def test_ranking_rules_par_and_the_leaderboards(tmp_path, registry):
     today = [DAY]
     app = make_app(tmp_path / "web.db", today=lambda: today[0])
     with TestClient(app) as client:
@@ -130,7 +130,7 @@ def test_ranking_rules_par_and_the_leaderboards(tmp_path):
         own = client.get(f"/api/tables/{bobs}/record").json()
         assert par_record["hands"][0]["deck"] == own["hands"][0]["deck"]
         assert par_record["seats"] == ["par (heuristic)", "heuristic", "heuristic", "heuristic"]
-        assert records.replay(par_record).state.scores() == par["scores"]
+        assert records.replay(par_record, registry.game).state.scores() == par["scores"]
         assert par["margin"] == par["scores"][0] - par["scores"][1]
 
         # Today's records of others are not public yet (they would show the day's cards); tomorrow they are.

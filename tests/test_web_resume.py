@@ -24,7 +24,7 @@ def test_a_dropped_connection_reconnects_to_the_same_state(tmp_path):
         assert again == before and again["decision"] > state["decision"]
 
 
-def test_a_restart_resumes_the_table_exactly_and_it_finishes(tmp_path):
+def test_a_restart_resumes_the_table_exactly_and_it_finishes(tmp_path, registry):
     db = tmp_path / "web.db"
     client = TestClient(make_app(db))
     with client:
@@ -44,7 +44,7 @@ def test_a_restart_resumes_the_table_exactly_and_it_finishes(tmp_path):
         last, _ = play_out(restarted, table)
         assert last["result"]["termination"]["how"] == "normal"
         record = restarted.get(f"/api/tables/{table}/record").json()
-    replayed = records.replay(record)
+    replayed = records.replay(record, registry.game)
     assert replayed.state.is_over() and replayed.state.scores() == last["result"]["scores"]
     times = [t for hand in record["hands"] for t in hand["times"]]
     assert sum(t is not None for t in times) > 15  # the resumed thinking times are in the record too

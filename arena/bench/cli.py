@@ -7,17 +7,20 @@ import importlib
 import json
 import sys
 import time
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from arena.bench.common import Figures, Settings, machine
 from arena.commandline import Command, run_one_command
 from arena.plugins import hookimpl
 
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
+
 GROUPS = ("engines", "search", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder", "peer")
 _MODULES = {"grpc": "remote"}  # group -> module of arena.bench, where the names differ
 
 
-def run_bench(settings: Settings, groups: Sequence[str] = GROUPS, registry: Any = None,
+def run_bench(settings: Settings, groups: Sequence[str] = GROUPS, registry: "Registry | None" = None,
               progress: Any = None) -> dict[str, Any]:
     """Run ``groups`` and return the report: machine, settings, figures (one key each), skipped."""
     if registry is None:
@@ -65,7 +68,7 @@ def _cause(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}{where}" if text else f"{type(exc).__name__}{where}"
 
 
-def add_bench_arguments(p: argparse.ArgumentParser, registry: Any = None) -> None:
+def add_bench_arguments(p: argparse.ArgumentParser, registry: "Registry | None" = None) -> None:
     """The ``bench`` command's arguments."""
     p.add_argument("--json", action="store_true", help="print the figures as JSON (one key per figure)")
     p.add_argument("--quick", action="store_true",

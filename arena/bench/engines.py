@@ -19,19 +19,22 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings, interleave
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 GAMES = ("five_hundred", "fifty_six", "all_fours", "bid_euchre")
 HANDS_PER_MATCH = 50
 
 
-def bundled_games(registry: Any) -> list[str]:
+def bundled_games(registry: "Registry") -> list[str]:
     return [name for name in GAMES if name in registry.games]
 
 
-def bench_game(registry: Any, name: str) -> Any:
+def bench_game(registry: "Registry", name: str) -> Any:
     """The game with its default options and the harness limit of :data:`HANDS_PER_MATCH` deals."""
     return registry.game(name, {"max_hands": HANDS_PER_MATCH})
 
@@ -96,7 +99,7 @@ def resamples(positions: list[tuple[Any, int]], seconds: float, seed: int = 0) -
     return samples, time.perf_counter() - start
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     for name in bundled_games(registry):
         game = bench_game(registry, name)
         playouts(game, min(0.05, settings.seconds), True)  # warm up

@@ -22,9 +22,12 @@ import contextlib
 import os
 import pickle
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings, interleave
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 TARGET = 0.5
 HANDS_PER_MATCH = 20
@@ -76,7 +79,7 @@ class _Sizes:
         self.inner.close()
 
 
-def sized_match(registry: Any, game: Any, wrapper: Any) -> int:
+def sized_match(registry: "Registry", game: Any, wrapper: Any) -> int:
     """Play one match of in-process random bots, each host wrapped in ``wrapper`` (a :class:`_Sizes`);
     the mean size it measured per decision."""
     from arena.matches import MatchSpec, open_hosts, referee_for
@@ -88,12 +91,12 @@ def sized_match(registry: Any, game: Any, wrapper: Any) -> int:
     return round(sum(h.total for h in hosts) / max(1, sum(h.count for h in hosts)))
 
 
-def request_size(registry: Any, game: Any) -> int:
+def request_size(registry: "Registry", game: Any) -> int:
     """The mean pickled size of a decision request in a match of random bots (played in-process)."""
     return sized_match(registry, game, _Sizes)
 
 
-def match_rate(registry: Any, game: Any, seconds: float, seed: int) -> tuple[int, float, float, int]:
+def match_rate(registry: "Registry", game: Any, seconds: float, seed: int) -> tuple[int, float, float, int]:
     """(decisions, seconds inside Referee.play, seconds starting the bot processes, matches)."""
     from arena.matches import MatchSpec, open_hosts, referee_for
 
@@ -132,7 +135,7 @@ def one_cpu(*pids: int):
             os.sched_setaffinity(pid, cpus)
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     from arena.players.isolated import _CONTEXT
 
     game = registry.game(settings.game, {"max_hands": HANDS_PER_MATCH})

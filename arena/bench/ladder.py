@@ -20,9 +20,12 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 LADDER = {"game": "all_fours", "players": 2, "options": {"max_hands": 2}}
 SLOW_INSTALLS = 50
@@ -40,7 +43,7 @@ def make(settings, seed):
 '''
 
 
-def _ladder(registry: Any, folder: Path, workers: int) -> Any:
+def _ladder(registry: "Registry", folder: Path, workers: int) -> Any:
     from arena.ladder.config import parse
     from arena.ladder.scheduler import Ladder
     from arena.ladder.store import LadderStore
@@ -50,7 +53,7 @@ def _ladder(registry: Any, folder: Path, workers: int) -> Any:
                   workers=workers, seed=1, house=["heuristic", "random"], log=lambda message: None)
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     _stall(registry, settings, figures)
     workers = max(1, settings.cores)
     rounds = 1 if settings.quick else 3
@@ -77,7 +80,7 @@ def run(registry: Any, settings: Settings, figures: Figures) -> None:
                     "rated deal set, on a running ladder of house bots")
 
 
-def _stall(registry: Any, settings: Settings, figures: Figures) -> None:
+def _stall(registry: "Registry", settings: Settings, figures: Figures) -> None:
     import contextlib
 
     import uvicorn
@@ -146,7 +149,7 @@ def _stall(registry: Any, settings: Settings, figures: Figures) -> None:
                       "behind installs that do not end", unloaded, loaded)
 
 
-def _submission_to_rated(registry: Any, workers: int) -> float:
+def _submission_to_rated(registry: "Registry", workers: int) -> float:
     from arena.ladder import submissions
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-ladder-") as folder:

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings, interleave
 from arena.bench.engines import bench_game, playouts
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 TARGET = 1.0
 REQUIREMENT = "open-spiel>=2.0"
@@ -57,7 +60,7 @@ def openspiel_games(game: Any, seconds: float, seed: int = 0) -> tuple[int, int,
             return games, actions, now - start
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     peer = load_peer()
     if peer is None:
         figures.skipped["peer"] = f"OpenSpiel is not installed (the bench extra: pip install '{REQUIREMENT}')"

@@ -24,19 +24,22 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings, interleave
 from arena.bench.engines import bundled_games
 from arena.matches import MatchSpec, open_hosts, referee_for
 from arena.referee import TimeControl
 
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
+
 HANDS_PER_MATCH = 20  # the max_hands harness limit of these matches (random Bid Euchre never ends)
 TARGET = 0.8
 CONTROL = TimeControl(5.0)
 
 
-def referee_game(registry: Any, name: str) -> Any:
+def referee_game(registry: "Registry", name: str) -> Any:
     return registry.game(name, {"max_hands": HANDS_PER_MATCH})
 
 
@@ -75,7 +78,7 @@ def bare_loop(game: Any, seconds: float, seed: int = 0) -> tuple[int, int, float
             return decisions, matches, playing
 
 
-def referee_loop(registry: Any, game: Any, seconds: float, seed: int = 0) -> tuple[int, int, float]:
+def referee_loop(registry: "Registry", game: Any, seconds: float, seed: int = 0) -> tuple[int, int, float]:
     """(decisions asked, matches, elapsed) of whole refereed matches of in-process random bots."""
     decisions = matches = 0
     start = time.perf_counter()
@@ -100,7 +103,7 @@ def add_to(totals: dict, key: tuple[int, str], decisions: int, elapsed: float) -
     total[1] += elapsed
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     totals: dict[tuple[int, str], list[float]] = {}
     for name in bundled_games(registry):
         game = referee_game(registry, name)

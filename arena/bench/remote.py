@@ -19,9 +19,12 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings, interleave
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 TARGET = 0.7
 HANDS_PER_MATCH = 20
@@ -78,7 +81,7 @@ def raw_rate(channel: Any, payload: bytes, seconds: float) -> float:
             return count / (time.perf_counter() - start)
 
 
-def request_size(registry: Any, game: Any) -> int:
+def request_size(registry: "Registry", game: Any) -> int:
     """The mean serialized size of a DecisionRequest in a match of random bots (played in-process)."""
     from arena import wire
     from arena.bench.isolated import _Sizes, sized_match
@@ -92,7 +95,7 @@ def request_size(registry: Any, game: Any) -> int:
     return sized_match(registry, game, Sizes)
 
 
-def match_rate(registry: Any, game: Any, url: str, seconds: float, seed: int) -> tuple[int, float]:
+def match_rate(registry: "Registry", game: Any, url: str, seconds: float, seed: int) -> tuple[int, float]:
     from arena.matches import MatchSpec, play_match
 
     decisions = matches = 0
@@ -109,7 +112,7 @@ def match_rate(registry: Any, game: Any, url: str, seconds: float, seed: int) ->
     return decisions, elapsed
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     import grpc
 
     from arena.players.remote import free_port

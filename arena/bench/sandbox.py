@@ -22,9 +22,12 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings, interleave
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 STARTS = 10
 QUICK_STARTS = 1
@@ -36,7 +39,7 @@ def _command() -> str:
     return f"cmd:{sys.executable} -m arena.players.serve {BOT}"
 
 
-def startup_seconds(registry: Any, game: Any, bot: str, isolation: str) -> float:
+def startup_seconds(registry: "Registry", game: Any, bot: str, isolation: str) -> float:
     """Seconds from asking for ``bot``'s host to the bot told its match (then it is closed)."""
     from arena.players.base import MatchInfo
     from arena.players.seats import make_host
@@ -50,7 +53,7 @@ def startup_seconds(registry: Any, game: Any, bot: str, isolation: str) -> float
         host.close()
 
 
-def match_rate(registry: Any, game: Any, isolation: str, seconds: float, seed: int) -> tuple[int, float, float]:
+def match_rate(registry: "Registry", game: Any, isolation: str, seconds: float, seed: int) -> tuple[int, float, float]:
     """(decisions, seconds inside Referee.play, seconds starting the bots) of matches under ``isolation``."""
     from arena.matches import MatchSpec, open_hosts, referee_for
 
@@ -72,7 +75,7 @@ def match_rate(registry: Any, game: Any, isolation: str, seconds: float, seed: i
     return decisions, playing, starting
 
 
-def unavailable(registry: Any) -> str:
+def unavailable(registry: "Registry") -> str:
     """Why the sandbox cannot run here ("" when it can)."""
     if "sandbox" not in registry.isolations:
         return "no isolation level named sandbox is registered"
@@ -85,7 +88,7 @@ def unavailable(registry: Any) -> str:
     return ""
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     why = unavailable(registry)
     if why:
         figures.skipped["sandbox"] = why

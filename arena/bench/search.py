@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings
 from arena.bench.engines import RESAMPLE_POSITIONS, bench_game, bundled_games, resample_positions
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 SAMPLES = 8  # samples per decision of the decisions_per_s figure
 
@@ -70,7 +73,7 @@ def decisions(game: Any, positions: list[tuple[Any, int]], seconds: float) -> tu
                 return count, time.perf_counter() - start
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     for name in bundled_games(registry):
         game = bench_game(registry, name)
         positions = resample_positions(game, RESAMPLE_POSITIONS, seed=1)

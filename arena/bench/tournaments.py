@@ -20,9 +20,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings, interleave
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 TARGET = 1.7
 GAME = "bid_euchre"
@@ -40,7 +43,7 @@ def config_data(matches: int, isolation: str) -> dict[str, Any]:
     }
 
 
-def specs(registry: Any, matches: int, isolation: str = "inprocess") -> list[Any]:
+def specs(registry: "Registry", matches: int, isolation: str = "inprocess") -> list[Any]:
     from arena.tournaments import config, schedule
 
     parsed = config.parse(config_data(matches, isolation), "bench", registry)
@@ -70,12 +73,12 @@ def pool_rate(executor: Any, batch: list[dict[str, Any]]) -> float:
     return done / (time.perf_counter() - start)
 
 
-def warm_up(executor: Any, registry: Any, workers: int) -> None:
+def warm_up(executor: Any, registry: "Registry", workers: int) -> None:
     """Make every worker start, import the arena and play one match before the clock starts."""
     list(executor.run(specs(registry, workers * 2)))
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     from arena.tournaments.executors import LocalPoolExecutor
 
     cores = settings.cores

@@ -25,9 +25,12 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.bench.common import Figures, Settings
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 GAMES = 50
 GAME = "five_hundred"
@@ -88,7 +91,7 @@ async def _all(address: str, games: int, options: dict[str, Any], waits: list[fl
     return list(await asyncio.gather(*(_game(address, options, waits) for _ in range(games))))
 
 
-def run(registry: Any, settings: Settings, figures: Figures) -> None:
+def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     games = 10 if settings.quick else GAMES
     options = {"max_hands": 1 if settings.quick else 3}
     with tempfile.TemporaryDirectory(prefix="arena-bench-web-") as folder:

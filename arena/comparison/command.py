@@ -8,12 +8,15 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.commandline import Command, add_clock_arguments, clock_from
 from arena.errors import ArenaError
 from arena.options import parse_assignments
 from arena.plugins import hookimpl
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 
 DESCRIPTION = ("Play A against B on duplicate deal sets until a sequential probability ratio test decides "
@@ -21,7 +24,7 @@ DESCRIPTION = ("Play A against B on duplicate deal sets until a sequential proba
                "command again to resume. See docs/comparing.md.")
 
 
-def _add_match(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_match(p: argparse.ArgumentParser, registry: "Registry") -> None:
     from arena.players.seats import describe_seats
 
     p.add_argument("a", metavar="A", help=f"the first bot, the one tested: {describe_seats(registry)}")
@@ -92,7 +95,7 @@ def _value(text: str) -> Any:
         return text
 
 
-def build_series(args: argparse.Namespace, registry: Any):
+def build_series(args: argparse.Namespace, registry: "Registry"):
     """The :class:`Series` the arguments describe, checked against the installed plugins."""
     from arena.comparison.series import Series
     from arena.comparison.sprt import SPRT

@@ -36,7 +36,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from arena import rating
 from arena.comparison import sprt
@@ -47,6 +47,9 @@ from arena.store import Store
 from arena.tournaments import schedule
 from arena.tournaments.runner import log_dir
 from arena.tournaments.config import TournamentConfig
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 BINNINGS = ("margin", "matches")
 TOLERANCE = 1e-9  # a margin this close to zero is a draw (margins are means of whole scores)
@@ -240,7 +243,7 @@ def _elo(value: float) -> str:
     return f"{value:+.0f}"
 
 
-def run(series: Series, registry: Any, db: str | Path, *, executor: str = "local", workers: int | None = None,
+def run(series: Series, registry: "Registry", db: str | Path, *, executor: str = "local", workers: int | None = None,
         batch: int | None = None, fresh: bool = False, executor_options: Mapping[str, Any] | None = None,
         report: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Play the series, batch by batch of ``batch`` deal sets, until the test stops it or the budget

@@ -11,10 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError
 from arena.ladder.store import HOUSE, LadderStore, LadderStoreError
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 # Authors' and bots' names alike, always matched whole (re.fullmatch: a pattern ending in '$' also
 # takes a trailing newline, and "heuristic\n" showed on the board as a house bot).
@@ -34,7 +37,7 @@ def is_name(name: Any) -> bool:
     return isinstance(name, str) and NAME.fullmatch(name) is not None
 
 
-def reserved(name: str, registry: Any = None) -> bool:
+def reserved(name: str, registry: "Registry | None" = None) -> bool:
     """Whether ``name`` is the house's, a word of the ladder's or an installed (house) bot's name,
     in any case ("HOUSE", "Heuristic")."""
     folded = name.casefold()
@@ -69,7 +72,7 @@ def endpoint_key(store: LadderStore, author: str) -> str:
     return ENDPOINT_KEY_PREFIX + hashlib.sha256(f"trick-arena endpoint key:{hashed}".encode()).hexdigest()[:32]
 
 
-def register(store: LadderStore, name: Any, registry: Any = None, pending: bool = False) -> str:
+def register(store: LadderStore, name: Any, registry: "Registry | None" = None, pending: bool = False) -> str:
     """Register an author; their token (shown once). AccountError 409 when the name is taken or
     reserved (the house's, a house bot's: ``registry``'s installed bots). ``pending``: they may
     submit once the operator approves them (`arena ladder-approve`)."""

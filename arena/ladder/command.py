@@ -8,11 +8,14 @@ import argparse
 import signal
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.commandline import EXIT_INTERRUPTED, Command
 from arena.errors import ArenaError
 from arena.plugins import hookimpl
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 DESCRIPTION = ("Run a ladder: authors register and submit bots (arena submit, or the page /ladder/submit), "
                "the ladder plays them around the clock in rounds of duplicate deal sets, rates them with "
@@ -20,7 +23,7 @@ DESCRIPTION = ("Run a ladder: authors register and submit bots (arena submit, or
                "killed ladder restarts where it was. See docs/ladder.md.")
 
 
-def _add_ladder(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_ladder(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free port)")
     p.add_argument("--db", default="arena-ladder.db",
@@ -82,7 +85,7 @@ def _seed(text: str | None) -> int | str | None:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
-def build(args: argparse.Namespace, registry: Any) -> Any:
+def build(args: argparse.Namespace, registry: "Registry") -> Any:
     """The Ladder of the command's arguments (its store opened, its house bots added)."""
     import os
 
@@ -205,7 +208,7 @@ def _idle_validations() -> None:
     jobs.idle(10.0)
 
 
-def _add_approve(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_approve(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("names", nargs="*", metavar="NAME", help="the authors to approve (none: list those awaiting approval)")
     p.add_argument("--db", default="arena-ladder.db", help="the ladder's SQLite store (default arena-ladder.db)")
 

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from arena import tomlfile
 from arena.errors import ArenaError, OptionError, UnknownGameError
 from arena.referee.clock import TimeControl
 from arena.referee.faults import FaultPolicy
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 LADDER_KEYS = {"game", "players", "options", "deal_sets_per_pairing", "time_control", "faults", "limits"}
 
@@ -66,17 +69,17 @@ class LadderConfig:
         return {"ladders": [entry.as_dict() for entry in self.ladders]}
 
 
-def default(registry: Any) -> LadderConfig:
+def default(registry: "Registry") -> LadderConfig:
     """One ladder per installed game at its default player count."""
     return LadderConfig(tuple(_entry({"game": name}, registry, "default ladders", "ladder") for name in sorted(registry.games)))
 
 
-def load(path: str | Path, registry: Any) -> LadderConfig:
+def load(path: str | Path, registry: "Registry") -> LadderConfig:
     data = tomlfile.read(path, "ladder file", LadderFileError)
     return parse(data, str(path), registry)
 
 
-def parse(data: Mapping[str, Any], where: str, registry: Any) -> LadderConfig:
+def parse(data: Mapping[str, Any], where: str, registry: "Registry") -> LadderConfig:
     for section in data:
         if section != "ladder":
             raise LadderFileError(f"{where}: {section}: unknown section; the file holds [[ladder]] tables only")
@@ -96,7 +99,7 @@ def parse(data: Mapping[str, Any], where: str, registry: Any) -> LadderConfig:
     return LadderConfig(tuple(entries))
 
 
-def _entry(table: Mapping[str, Any], registry: Any, where: str, key: str) -> LadderEntry:
+def _entry(table: Mapping[str, Any], registry: "Registry", where: str, key: str) -> LadderEntry:
     def fail(item: str, message: str) -> LadderFileError:
         return LadderFileError(f"{where}: {key}.{item}: {message}")
 

@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from arena.errors import ArenaError
 from arena.ladder import matchmaking, ratings
@@ -34,6 +34,9 @@ from arena.deals import Deals
 from arena.matches import MatchSpec, arena_error_outcome, is_arena_error, log_file
 from arena.players.hosts import ArenaFailure
 from arena.tournaments import integrity
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 POLL = 2.0  # seconds between looks for new versions while no ladder has enough to play
 LOG_BUDGET = 64 * 1024 * 1024  # bytes of logs kept per bot version (its oldest dropped first)
@@ -57,7 +60,7 @@ class Ladder:
     or a callable returning a new executor (tests); made again when a worker is lost.
     """
 
-    def __init__(self, store: LadderStore, registry: Any, config: LadderConfig, data_dir: str | Path,
+    def __init__(self, store: LadderStore, registry: "Registry", config: LadderConfig, data_dir: str | Path,
                  executor: str | Callable[[], Any] = "local", workers: int = 2, seed: int | str | None = None,
                  pairings: int | None = None, house: Sequence[str] = (), *,
                  executor_options: Mapping[str, Any] | None = None, max_upload: int = 16 * 1024 * 1024,

@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from arena.commandline import Command
 from arena.plugins import hookimpl
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 
 def _server(p: argparse.ArgumentParser) -> None:
@@ -20,7 +23,7 @@ def _token(p: argparse.ArgumentParser) -> None:
     group.add_argument("--token-file", metavar="FILE", help="read the token from FILE")
 
 
-def _add_register(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_register(p: argparse.ArgumentParser, registry: "Registry") -> None:
     _server(p)
     p.add_argument("name", metavar="NAME", help="your author name: 2-32 of a-z, 0-9, _ and -")
     p.add_argument("--save", action="store_true",
@@ -45,7 +48,7 @@ def cmd_register(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_submit(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_submit(p: argparse.ArgumentParser, registry: "Registry") -> None:
     _server(p)
     _token(p)
     p.add_argument("name", metavar="NAME", help="the bot's name (new: it becomes yours; yours: a new version)")
@@ -89,7 +92,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_retire(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_retire(p: argparse.ArgumentParser, registry: "Registry") -> None:
     _server(p)
     _token(p)
     p.add_argument("name", metavar="NAME", help="your bot: every version of it stops playing (its history stays)")
@@ -105,7 +108,7 @@ def cmd_retire(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_logs(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_logs(p: argparse.ArgumentParser, registry: "Registry") -> None:
     _server(p)
     _token(p)
     p.add_argument("name", metavar="BOT", help="your bot")

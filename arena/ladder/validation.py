@@ -15,12 +15,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from arena.ladder.store import LadderStore
 from arena.matches import MatchSpec, play_match
 from arena.players.hosts import ArenaFailure
 from arena.referee.faults import FaultPolicy
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 AT_ONCE = 2
 HANDS = 2  # the smoke match's max_hands
@@ -34,7 +37,7 @@ _PREFIX = {"illegal": "illegal answer", "malformed": "malformed answer", "timeou
            "log_flood": "floods its log"}
 
 
-def entry_for(config: Any, game: str, registry: Any = None) -> Any:
+def entry_for(config: Any, game: str, registry: "Registry | None" = None) -> Any:
     """The ladder entry (arena.ladder.config.LadderEntry) that plays ``game``: the one at the
     game's default player count where there are several, else the first; None if none does."""
     entries = [entry for entry in getattr(config, "ladders", ()) if entry.game == game]
@@ -44,7 +47,7 @@ def entry_for(config: Any, game: str, registry: Any = None) -> Any:
     return entries[0] if entries else None
 
 
-def smoke_spec(registry: Any, entry: Any, seat: str, kind: str, index: int = 0) -> MatchSpec:
+def smoke_spec(registry: "Registry", entry: Any, seat: str, kind: str, index: int = 0) -> MatchSpec:
     options = dict(entry.options)
     game = registry.game(entry.game, options)
     if "max_hands" in game.options:
@@ -98,7 +101,7 @@ def python_paths() -> list[tuple[str, str]]:
     return sorted(pairs, key=lambda pair: -len(pair[0]))
 
 
-def validate(ladder: Any, version_id: int, registry: Any = None) -> dict[str, Any] | None:
+def validate(ladder: Any, version_id: int, registry: "Registry | None" = None) -> dict[str, Any] | None:
     """Play the smoke matches of a 'validating' version and set it 'active' or 'refused' (with the
     reason). Returns the version as stored afterwards; a version not 'validating' is left alone."""
     store: LadderStore = ladder.store
@@ -131,7 +134,7 @@ def validate(ladder: Any, version_id: int, registry: Any = None) -> dict[str, An
     return store.version(version_id)
 
 
-def _smoke(ladder: Any, registry: Any, version: Mapping[str, Any]) -> str | None:
+def _smoke(ladder: Any, registry: "Registry", version: Mapping[str, Any]) -> str | None:
     if not version["games"]:
         return "it declares no game"
     for index, game in enumerate(version["games"]):

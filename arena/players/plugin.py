@@ -10,7 +10,7 @@ from arena.errors import ArenaError
 from arena.players.base import BotSpec
 from arena.players.hosts import BotCrash, Host, InProcessHost
 from arena.players.seats import Isolation, SeatKind, SeatRequest
-from arena.plugins import hookimpl
+from arena.kinds import hookimpl
 
 COMMAND_PREFIX = "cmd:"
 

@@ -13,56 +13,17 @@ kinds are registered by ``arena.players.plugin`` like a third party's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from arena.errors import ArenaError
-from arena.players.base import BotSpec
+from arena.kinds import Isolation, SeatKind, SeatRequest  # their home is arena.kinds; plugins import them from here too
 from arena.players.hosts import ArenaFailure, BotCrash, FailedHost, Host
 
 if TYPE_CHECKING:
     from arena.plugins.manager import Registry
 
-
-@dataclass(frozen=True)
-class SeatRequest:
-    """Everything a seat kind or an isolation level is told when it makes a host."""
-
-    name: str  # the seat's name, as given (a seat kind sees it with its prefix)
-    game: str
-    seed: int  # the bot's seed (its randomness)
-    settings: Mapping[str, Any]
-    isolation: str  # the match's isolation level (a seat kind may ignore it)
-    limits: Mapping[str, Any] = field(default_factory=dict)  # the tournament's [limits] (arena.players.limits)
-    log_path: str | None = None  # where the bot's output goes (None: a temporary file, removed after the match)
-
-
-@dataclass(frozen=True)
-class SeatKind:
-    """A kind of seat reached by a prefixed name.
-
-    ``check(name)`` raises :class:`ArenaError` saying what is wrong with a name, before any match is
-    played (a tournament file is checked with it); ``make_host(request)`` makes the host for a match.
-    """
-
-    name: str
-    prefixes: tuple[str, ...]
-    summary: str
-    make_host: Callable[[SeatRequest], Host]
-    check: Callable[[str], None] = lambda name: None
-    example: str = ""  # shown in help texts, e.g. "grpc://HOST:PORT"
-
-
-@dataclass(frozen=True)
-class Isolation:
-    """An isolation level for installed bots: ``make_host(spec, request)`` hosts one for a match;
-    ``check(spec)`` raises :class:`ArenaError` when this level cannot host the bot at all (checked
-    before any match, like a seat kind's names)."""
-
-    name: str
-    summary: str
-    make_host: Callable[[BotSpec, SeatRequest], Host]
-    check: Callable[[BotSpec], None] = lambda spec: None
+__all__ = ["Isolation", "SeatKind", "SeatRequest", "check_seat", "describe_seats", "make_host", "make_host_or_fault",
+           "seat_kind_of"]
 
 
 def seat_kind_of(registry: "Registry", name: str) -> SeatKind | None:

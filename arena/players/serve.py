@@ -370,11 +370,7 @@ def serve_player(
 # -- the command line: arena.players.serve_command ------------------------------------------------
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from arena.commandline import run_one_command
+if __name__ == "__main__":  # `python -m arena.players.serve`: a program, so it may reach the command layer
+    from arena.players.serve_command import main
 
-    return run_one_command("python -m arena.players.serve", "serve-bot", argv)
-
-
-if __name__ == "__main__":
     sys.exit(main())

@@ -7,13 +7,16 @@ import argparse
 import os
 import signal
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Sequence
 
-from arena.commandline import Command
+from arena.commandline import Command, run_one_command
 from arena.plugins import hookimpl
 
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
-def add_serve_bot_arguments(p: argparse.ArgumentParser, registry: Any = None) -> None:
+
+def add_serve_bot_arguments(p: argparse.ArgumentParser, registry: "Registry | None" = None) -> None:
     p.add_argument("bot", metavar="NAME", help="an installed bot (see `arena bots`)")
     p.add_argument("--port", type=int, default=int(os.environ.get("ARENA_BOT_PORT", "0") or 0),
                    help="the port (default: $ARENA_BOT_PORT, as a launched bot gets it; else any free port)")
@@ -26,6 +29,11 @@ def add_serve_bot_arguments(p: argparse.ArgumentParser, registry: Any = None) ->
     p.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     p.add_argument("--tls-client-ca", metavar="PEM", help="also require the arena's certificate, signed by this CA")
     p.add_argument("--max-workers", type=int, default=8, help="calls served at once (default 8)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m arena.players.serve``: the ``serve-bot`` command on its own."""
+    return run_one_command("python -m arena.players.serve", "serve-bot", argv)
 
 
 def cmd_serve_bot(args: argparse.Namespace) -> int:

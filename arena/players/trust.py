@@ -8,22 +8,21 @@ import importlib.metadata
 import os
 import shlex
 import sys
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 ARENA_DISTRIBUTION = "trick-arena"
 
 
-def bundled(seat: str, registry: Any = None) -> bool:
+def bundled(seat: str, registry: Registry) -> bool:
     """Whether a seat is the arena's own: an installed bot of the arena's distribution, a remote
     ``grpc://`` seat (not launched here, so not hosted at any level), or a ``cmd:`` program of the
     arena's own (``arena serve-bot`` of a bundled bot, the bundled ``bots/js_random``)."""
     seat = seat.strip()
     if seat.startswith(("grpc://", "grpcs://")):
         return True
-    if registry is None:
-        from arena.plugins import get_registry
-
-        registry = get_registry()
     if seat.startswith("cmd:"):
         try:
             words = shlex.split(seat[4:])
@@ -79,6 +78,6 @@ def _arena_file(module: Any) -> bool:
     return path.startswith(root + os.sep)
 
 
-def default_isolation(seats: Iterable[str], registry: Any = None) -> str:
+def default_isolation(seats: Iterable[str], registry: Registry) -> str:
     """``sandbox`` when any seat is not the arena's own (:func:`bundled`), else ``process``."""
     return "process" if all(bundled(seat, registry) for seat in seats) else "sandbox"

@@ -23,16 +23,15 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-if TYPE_CHECKING:
-    from arena.commandline import Command
-    from arena.games.base import Game
-    from arena.players.base import BotSpec
-    from arena.players.seats import Isolation, SeatKind
-    from arena.tournaments.executors import ExecutorKind
+from arena.kinds import PROJECT, hookimpl  # the marker lives with the kinds, so plugin modules of any layer can use it
 
-PROJECT = "trick_arena"
+if TYPE_CHECKING:
+    from arena.games.base import Game
+    from arena.kinds import Command, ExecutorKind, Isolation, SeatKind
+    from arena.players.base import BotSpec
+
+__all__ = ["PROJECT", "hookimpl", "hookspec"]
 hookspec = pluggy.HookspecMarker(PROJECT)
-hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 # -- registration ----------------------------------------------------------------------------------
@@ -61,7 +60,7 @@ def arena_register_seat_kinds() -> "list[SeatKind]":
     """Register seat kinds: what a seat named with a prefix (``grpc://HOST:PORT``, ``cmd:COMMAND``)
     is, how its name is checked before any match, and how its host is made.
 
-    :returns: a list of :class:`arena.players.seats.SeatKind`. Prefixes must be unique among all
+    :returns: a list of :class:`arena.kinds.SeatKind`. Prefixes must be unique among all
         installed plugins; a seat whose name has no registered prefix is an installed bot.
     """
 
@@ -71,7 +70,7 @@ def arena_register_isolations() -> "list[Isolation]":
     """Register isolation levels: how an installed (plugin) bot is hosted, e.g. ``inprocess``,
     ``process``.
 
-    :returns: a list of :class:`arena.players.seats.Isolation`. Names must be unique.
+    :returns: a list of :class:`arena.kinds.Isolation`. Names must be unique.
     """
 
 
@@ -79,7 +78,7 @@ def arena_register_isolations() -> "list[Isolation]":
 def arena_register_executors() -> "list[ExecutorKind]":
     """Register executors: where a tournament's matches are played (``local``, ``inline``, ``ray``).
 
-    :returns: a list of :class:`arena.tournaments.executors.ExecutorKind`. Names must be unique.
+    :returns: a list of :class:`arena.kinds.ExecutorKind`. Names must be unique.
     """
 
 
@@ -87,5 +86,5 @@ def arena_register_executors() -> "list[ExecutorKind]":
 def arena_register_commands() -> "list[Command]":
     """Register ``arena`` subcommands.
 
-    :returns: a list of :class:`arena.commandline.Command`. Names must be unique.
+    :returns: a list of :class:`arena.kinds.Command`. Names must be unique.
     """

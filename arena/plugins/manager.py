@@ -11,19 +11,15 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import pluggy
 
 from arena.errors import ArenaError, PluginError, UnknownBotError, UnknownGameError
 from arena.games.base import Game
+from arena.kinds import Command, ExecutorKind, Isolation, SeatKind
 from arena.players.base import BotSpec, Player
 from arena.plugins import hookspecs
-
-if TYPE_CHECKING:
-    from arena.commandline import Command
-    from arena.players.seats import Isolation, SeatKind
-    from arena.tournaments.executors import ExecutorKind
 
 
 ENV_PLUGINS = "TRICK_ARENA_PLUGINS"  # extra plugin modules, comma-separated (e.g. a bot not yet packaged)
@@ -60,10 +56,6 @@ class Registry:
     a bad one names the plugin at fault."""
 
     def __init__(self, pm: pluggy.PluginManager):
-        from arena.commandline import Command
-        from arena.players.seats import Isolation, SeatKind
-        from arena.tournaments.executors import ExecutorKind
-
         self.pm = pm
         self.games: dict[str, type[Game]] = {}
         self.bots: dict[str, BotSpec] = {}
@@ -116,10 +108,10 @@ class Registry:
     def make_bot(self, name: str, settings: Mapping[str, Any] | None = None, seed: int = 0) -> Player:
         return self.bot(name).factory(dict(settings or {}), seed)
 
-    def isolation(self, name: str) -> "Isolation":
+    def isolation(self, name: str) -> Isolation:
         return _named(self.isolations, name, "isolation level")
 
-    def executor(self, name: str) -> "ExecutorKind":
+    def executor(self, name: str) -> ExecutorKind:
         return _named(self.executors, name, "executor")
 
 

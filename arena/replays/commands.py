@@ -7,21 +7,24 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from arena import records
 from arena.commandline import Command
 from arena.errors import ArenaError
 from arena.plugins import hookimpl
 
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
-def _add_show(p: argparse.ArgumentParser, registry: Any) -> None:
+
+def _add_show(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("record", help="a game record (JSON), e.g. from `arena play --record` or `arena matches --export`")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML replay viewer to FILE")
     p.add_argument("--json", action="store_true", help="print each hand as JSON (dealt hands, auction, tricks, result)")
 
 
-def _add_matches(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_matches(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("--db", required=True, help="a tournament's results database")
     p.add_argument("--json", action="store_true", help="print the list as JSON")
     p.add_argument("--export", metavar="FOLDER", help="write each finished match's record to FOLDER/match-NNNN.json")

@@ -33,13 +33,16 @@ import random
 import subprocess
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, NoReturn, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NoReturn, Sequence, Union
 
 from arena.errors import IllegalActionError, OptionError, RecordError
 from arena.games.base import (HAND_RESULT_KEYS, OBSERVATION_KEYS, RECORD_FORMAT, RESULT_KEYS, Game, GameState,
                               MatchEnd)
 from arena.testing.cards import CardNames
 from arena.testing.resampling import RESAMPLE_CHECKS, check_resampling
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 GameLike = Union[type[Game], str, "_Spec"]  # a Game subclass or a registered game's name
 
@@ -85,13 +88,13 @@ def player_counts(game_cls: type[Game]) -> list[int]:
     return list(game_cls().describe()["players"])
 
 
-def cases(registry: Any = None) -> list[Case]:
+def cases(registry: "Registry | None" = None) -> list[Case]:
     """Every registered game at every player count it allows, sorted by name."""
     registry = registry if registry is not None else _registry()
     return [Case(name, players) for name in sorted(registry.games) for players in player_counts(registry.games[name])]
 
 
-def parametrize(registry: Any = None, argname: str = "case"):
+def parametrize(registry: "Registry | None" = None, argname: str = "case"):
     """``pytest.mark.parametrize`` over :func:`cases` (ids like ``five_hundred-4``)."""
     import pytest
 
@@ -101,7 +104,7 @@ def parametrize(registry: Any = None, argname: str = "case"):
 
 def check_game(game: GameLike, *, players: int | None = None, checks: Iterable[str] | None = None,
                decisions: int | None = None, seed: int = 0, options: Mapping[str, Any] | None = None,
-               registry: Any = None, not_card_keys: Iterable[str] = ()) -> None:
+               registry: "Registry | None" = None, not_card_keys: Iterable[str] = ()) -> None:
     """Run the checks on a game (a Game subclass or a registered name); raise ConformanceError.
 
     ``players``: one player count (default: every count the game allows). ``checks``: some of
@@ -153,7 +156,7 @@ def check(game: GameLike, name: str, **kwargs: Any) -> None:
 
 def run_checks(game: GameLike, players: int, *, checks: Iterable[str] = IN_PROCESS,
                decisions: int | None = None, seed: int = 0, options: Mapping[str, Any] | None = None,
-               registry: Any = None, not_card_keys: Iterable[str] = ()) -> dict[str, ConformanceError | None]:
+               registry: "Registry | None" = None, not_card_keys: Iterable[str] = ()) -> dict[str, ConformanceError | None]:
     """One pass of random playouts running the in-process ``checks`` side by side: each check's
     first failure (or None), the others going on after one fails. For a matrix of results."""
     names = list(checks)
@@ -171,12 +174,12 @@ def run_checks(game: GameLike, players: int, *, checks: Iterable[str] = IN_PROCE
 class _Spec:
     """A game class, how to build it and how another process finds it."""
 
-    def __init__(self, cls: type[Game], registry: Any):
+    def __init__(self, cls: type[Game], registry: "Registry | None"):  # None: a game class not registered
         self.cls = cls
         self.registry = registry
 
     @classmethod
-    def of(cls, game: Any, registry: Any = None) -> "_Spec":
+    def of(cls, game: Any, registry: "Registry | None" = None) -> "_Spec":
         if isinstance(game, _Spec):
             return game
         if isinstance(game, str):
@@ -757,7 +760,7 @@ def option_values(option: Any) -> list[Any]:
 
 def check_options(game: GameLike, *, players: Sequence[int] | None = None, options: Mapping[str, Any] | None = None,
                   seed: int = 0, decisions: int = OPTION_DECISIONS, checks: Sequence[str] = IN_PROCESS,
-                  registry: Any = None, not_card_keys: Iterable[str] = ()) -> None:
+                  registry: "Registry | None" = None, not_card_keys: Iterable[str] = ()) -> None:
     """Play one match per option value, with the other options at their defaults."""
     spec = _Spec.of(game, registry)
     counts = list(players) if players is not None else player_counts(spec.cls)
@@ -804,7 +807,7 @@ def check_options(game: GameLike, *, players: Sequence[int] | None = None, optio
 # -- hash seeds ---------------------------------------------------------------------------------
 
 def random_records(game: GameLike, players: int, options: Mapping[str, Any] | None = None, seed: Any = 0,
-                   matches: int = 3, decisions: int = 300, registry: Any = None) -> list[dict[str, Any]]:
+                   matches: int = 3, decisions: int = 300, registry: "Registry | None" = None) -> list[dict[str, Any]]:
     """The records of ``matches`` seeded random matches (each cut after ``decisions`` decisions)."""
     spec = _Spec.of(game, registry)
     records = []
@@ -847,7 +850,7 @@ def outputs_under_hash_seeds(code: str, args: Sequence[str], hash_seeds: Sequenc
 
 def check_hash_seeds(game: GameLike, *, players: int, options: Mapping[str, Any] | None = None, seed: int = 0,
                      matches: int = 3, decisions: int = 300, hash_seeds: Sequence[str] = HASH_SEEDS,
-                     registry: Any = None) -> None:
+                     registry: "Registry | None" = None) -> None:
     """The same seeded random matches give the same records in processes with other hash seeds."""
     spec = _Spec.of(game, registry)
     here = random_records(spec, players, options, seed, matches, decisions)

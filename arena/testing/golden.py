@@ -23,10 +23,13 @@ import re
 import shlex
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from arena.plugins import get_registry
 from arena.testing.conformance import _json_difference, cases
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 FORMAT = "trick-arena-golden/1"
 GOLDEN_HANDS = 2  # the max_hands of a golden match, where the game has that option
@@ -56,7 +59,7 @@ def regenerate_command(directory: str | Path = "tests/golden") -> str:
     return f"{prefix}{python} -m arena.testing.golden --write {directory}"
 
 
-def playthrough(game_name: str, players: int, registry: Any = None) -> dict[str, Any]:
+def playthrough(game_name: str, players: int, registry: "Registry | None" = None) -> dict[str, Any]:
     """Play the golden match of a game at a player count: its record and every decision's observations."""
     registry = registry if registry is not None else get_registry()
     table = registry.games[game_name].option_table.names()
@@ -198,7 +201,7 @@ def first_difference(expected: dict[str, Any], actual: dict[str, Any]) -> str | 
     return None
 
 
-def check_directory(directory: str | Path, registry: Any = None) -> list[str]:
+def check_directory(directory: str | Path, registry: "Registry | None" = None) -> list[str]:
     """Every problem with the golden files of ``directory``: differences, missing and stale files."""
     directory = Path(directory)
     registry = registry if registry is not None else get_registry()
@@ -221,7 +224,7 @@ def check_directory(directory: str | Path, registry: Any = None) -> list[str]:
     return problems
 
 
-def compare_file(path: str | Path, registry: Any = None) -> str | None:
+def compare_file(path: str | Path, registry: "Registry | None" = None) -> str | None:
     path = Path(path)
     try:
         expected = loads(path.read_text(encoding="utf-8"))
@@ -235,7 +238,7 @@ def compare_file(path: str | Path, registry: Any = None) -> str | None:
     return f"{path}: first difference at {difference}" if difference else None
 
 
-def write_directory(directory: str | Path, registry: Any = None) -> Iterator[Path]:
+def write_directory(directory: str | Path, registry: "Registry | None" = None) -> Iterator[Path]:
     """(Re)write the golden file of every registered game and player count; remove stale ones."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

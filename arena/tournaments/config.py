@@ -44,13 +44,16 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from arena import tomlfile
 from arena.errors import ArenaError, OptionError, UnknownGameError
 from arena.players.seats import check_seat
 from arena.referee.clock import TimeControl
 from arena.referee.faults import FaultPolicy
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 FORMATS = ("round_robin", "gauntlet")
 BOT_KEYS = {"name", "bot", "settings"}  # the keys of a [[bots]] table
@@ -119,13 +122,13 @@ class TournamentConfig:
         return self.parallel or os.cpu_count() or 1
 
 
-def load(path: str | Path, registry: Any = None) -> TournamentConfig:
+def load(path: str | Path, registry: "Registry | None" = None) -> TournamentConfig:
     """Read and check a tournament file. With ``registry``, games, options and bots are checked too."""
     data = tomlfile.read(path, "tournament file", TournamentFileError)
     return parse(data, str(path), registry)
 
 
-def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any = None) -> TournamentConfig:
+def parse(data: Mapping[str, Any], where: str = "tournament file", registry: "Registry | None" = None) -> TournamentConfig:
     def fail(key: str, message: str) -> TournamentFileError:
         return TournamentFileError(f"{where}: {key}: {message}")
 
@@ -205,8 +208,9 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
         raise TournamentFileError(f"{where}: {exc}") from None
     if isolation is None:  # untrusted bots are sandboxed unless the file says otherwise
         from arena.players.trust import default_isolation
+        from arena.plugins import get_registry
 
-        isolation = default_isolation([b.bot for b in bots], registry)
+        isolation = default_isolation([b.bot for b in bots], registry if registry is not None else get_registry())
 
     try:
         time_control = TimeControl.from_dict(data.get("time_control", {}))
@@ -235,7 +239,7 @@ def parse(data: Mapping[str, Any], where: str = "tournament file", registry: Any
     return config
 
 
-def with_isolation(config: TournamentConfig, isolation: str, registry: Any) -> TournamentConfig:
+def with_isolation(config: TournamentConfig, isolation: str, registry: "Registry") -> TournamentConfig:
     """``config`` at another isolation level (``arena run --isolation``), its bots checked at it."""
     import dataclasses
 
@@ -248,7 +252,7 @@ def with_isolation(config: TournamentConfig, isolation: str, registry: Any) -> T
     return changed
 
 
-def check_against(config: TournamentConfig, registry: Any, fail: Any) -> None:
+def check_against(config: TournamentConfig, registry: "Registry", fail: Any) -> None:
     """Check the game, its options and the bots against the installed plugins."""
     try:
         game = registry.game(config.game, config.options)

@@ -12,9 +12,9 @@ import json
 import multiprocessing
 import os
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
+from typing import Any, Iterable, Iterator, Protocol
 
+from arena.kinds import ExecutorKind  # its home is arena.kinds; executor plugins import it from here too
 from arena.matches import MatchSpec, arena_error_outcome, play_match
 from arena.players.hosts import ArenaFailure
 
@@ -28,8 +28,10 @@ def play_spec(spec: MatchSpec) -> Outcome:
     string crosses the process boundary instead of thousands of small objects, and the encoding
     runs in parallel with the other workers rather than in the one process every result goes through.
     """
+    from arena.plugins import get_registry  # the worker's own registry (loaded once per process)
+
     try:
-        result = play_match(spec, tolerant=True)  # a seat the bot cannot take is that seat's fault
+        result = play_match(spec, get_registry(), tolerant=True)  # a seat the bot cannot take is that seat's fault
     except ArenaFailure as exc:  # the arena's, after its retries: recorded as the arena's, nobody charged
         return arena_error_outcome(spec, exc)
     return {"result": result.as_dict(), "record": json.dumps(result.record)}
@@ -39,25 +41,6 @@ class Executor(Protocol):
     def run(self, specs: Iterable[MatchSpec]) -> Iterator[tuple[MatchSpec, Outcome]]: ...
 
     def close(self) -> None: ...
-
-
-@dataclass(frozen=True)
-class ExecutorKind:
-    """An executor as a plugin registers it (``arena_register_executors``).
-
-    ``make(workers, options)`` makes the executor; ``options`` maps each of ``arguments``'s
-    destinations to its value (None when not given). ``arguments`` are the executor's own
-    command-line options for ``arena run``: ``(flags, argparse keyword arguments)`` pairs; giving one
-    of them chooses this executor when ``--executor`` is not given.
-    """
-
-    name: str
-    summary: str
-    make: Callable[[int, Mapping[str, Any]], Executor]
-    arguments: tuple[tuple[tuple[str, ...], Mapping[str, Any]], ...] = ()
-
-    def dests(self) -> list[str]:
-        return [str(kwargs.get("dest") or flags[0].lstrip("-").replace("-", "_")) for flags, kwargs in self.arguments]
 
 
 class InlineExecutor:

@@ -17,6 +17,7 @@ from arena.errors import ArenaError, RecordError
 from arena.games.base import SeededDecks
 
 if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
     from arena.matches import MatchSpec
 
 
@@ -73,7 +74,7 @@ def check(spec: "MatchSpec", result: Mapping[str, Any], record: Mapping[str, Any
     return state
 
 
-def checked(spec: "MatchSpec", result: dict[str, Any], record: Mapping[str, Any] | str, registry: Any) -> dict[str, Any]:
+def checked(spec: "MatchSpec", result: dict[str, Any], record: Mapping[str, Any] | str, registry: "Registry") -> dict[str, Any]:
     """The result to store for ``spec``: ``result`` itself when its record replays to it, else a
     result made from the replay (or, when the record does not replay, a match with no winner),
     flagged with ``"integrity"``."""

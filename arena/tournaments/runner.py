@@ -11,7 +11,7 @@ import dataclasses
 import sys
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from arena.errors import ArenaError
 from arena import __version__
@@ -21,8 +21,11 @@ from arena.store import RunLock, Store
 from arena.tournaments import integrity, schedule
 from arena.tournaments.config import TournamentConfig
 
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
-def run(config: TournamentConfig, registry: Any, db: str | Path, *, executor: str = "local",
+
+def run(config: TournamentConfig, registry: "Registry", db: str | Path, *, executor: str = "local",
         workers: int | None = None, progress: bool = True, fresh: bool = False,
         executor_options: Mapping[str, Any] | None = None) -> Store:
     """Play every unfinished match of ``config`` on the registered ``executor`` (made with
@@ -132,7 +135,7 @@ def _ignore_interrupts() -> None:
         pass
 
 
-def _play_pending(runner: Any, pending: list[MatchSpec], store: Store, registry: Any, bar: Any) -> None:
+def _play_pending(runner: Any, pending: list[MatchSpec], store: Store, registry: "Registry", bar: Any) -> None:
     for spec, outcome in runner.run(pending):
         if is_arena_error(outcome["result"]):  # the arena's failure, not a bot's: not stored, played on resume
             print(f"arena: match {spec.index} not played: {outcome['result']['termination'].get('message', '')} "

@@ -18,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
-from typing import Any, AsyncIterator, Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mapping
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -35,6 +35,9 @@ from arena.web.guard import Guard
 from arena.web.limits import Limited, Limiter, ServeLimits, too_many
 from arena.web.store import TableRow, WebStore
 from arena.web.table import Table
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 COOKIE = "arena_player"
 MAX_FRAME = 4096  # bytes of one browser message
@@ -54,7 +57,7 @@ class BadRequest(Exception):
 class Server:
     """What the application holds: the store, the registry, the running tables."""
 
-    def __init__(self, store: WebStore, registry: Any, *, pace: float, human_time: float,
+    def __init__(self, store: WebStore, registry: "Registry", *, pace: float, human_time: float,
                  today: Callable[[], datetime.date] = daily.utc_today,
                  new_seed: Callable[[], int] = lambda: secrets.randbits(63),
                  limits: ServeLimits | None = None, bot_isolation: str = "process"):
@@ -285,7 +288,7 @@ def _encodes(text: str) -> bool:
     return True
 
 
-def describe_game(registry: Any, name: str) -> dict[str, Any]:
+def describe_game(registry: "Registry", name: str) -> dict[str, Any]:
     cls = registry.games[name]
     game = registry.game(name, {})
     options = []
@@ -344,11 +347,11 @@ def _new_table_spec(server: Server, data: dict[str, Any], player: str, table_id:
     if not isinstance(bots, list) or len(bots) != game.players - 1:
         raise BadRequest(f"'bots' must list the {game.players - 1} bots of the other seats (seats 1 to {game.players - 1})")
     for seat, bot in enumerate(bots, start=1):
-        spec = server.registry.bots.get(bot) if isinstance(bot, str) else None
-        if spec is None:
+        bot_spec = server.registry.bots.get(bot) if isinstance(bot, str) else None
+        if bot_spec is None:
             raise BadRequest(f"'bots': seat {seat}: {str(bot)[:40]!r} is not an installed bot; bots: "
                              f"{', '.join(sorted(server.registry.bots))}")
-        if not spec.plays(name):
+        if not bot_spec.plays(name):
             raise BadRequest(f"'bots': seat {seat}: the bot {bot!r} does not play {name}")
     today = server.today().isoformat()
     if mode == "daily":
@@ -570,7 +573,7 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
 
 
 # -- the application ------------------------------------------------------------------------------
-def create_app(db: str | Path | WebStore, *, registry: Any = None, pace: float = 0.4, human_time: float = 1800.0,
+def create_app(db: str | Path | WebStore, *, registry: "Registry | None" = None, pace: float = 0.4, human_time: float = 1800.0,
                today: Callable[[], datetime.date] = daily.utc_today,
                new_seed: Callable[[], int] = lambda: secrets.randbits(63),
                extra_routes: list[BaseRoute] | None = None, guard: Guard | None = None,

@@ -9,11 +9,14 @@ A game the person forfeited (their time ran out) is listed below the others, wit
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena import records
 from arena.web import daily
 from arena.web.store import TableRow, WebStore
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 
 def _ranked(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
@@ -27,7 +30,7 @@ def _ranked(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     return rows
 
 
-def board(store: WebStore, registry: Any, game: str, date: str | None, today: str) -> dict[str, Any]:
+def board(store: WebStore, registry: "Registry", game: str, date: str | None, today: str) -> dict[str, Any]:
     """The board of ``game`` on ``date`` (YYYY-MM-DD), or the all-time board (``date`` None).
     The par of a day is played at first need: today's, or a day with ranked games (a request for
     an empty day long past plays nothing, and its par is null)."""

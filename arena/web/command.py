@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.commandline import Command
 from arena.errors import ArenaError
 from arena.plugins import hookimpl
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 DESCRIPTION = ("Serve the browser table: a person plays any installed game beside bots, with a daily deal "
                "(the same cards for everyone), a par and a leaderboard. Everything is kept in one SQLite "
@@ -20,7 +23,7 @@ DESCRIPTION = ("Serve the browser table: a person plays any installed game besid
 WS_MAX_SIZE = 64 * 1024
 
 
-def _add_serve(p: argparse.ArgumentParser, registry: Any) -> None:
+def _add_serve(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free port)")
     p.add_argument("--db", default="arena-web.db", help="the SQLite store (default arena-web.db); made if missing")

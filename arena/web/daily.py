@@ -13,13 +13,16 @@ import datetime
 import hashlib
 import hmac
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.deals import Deals
 from arena.matches import play_match, seat_seed
 from arena.web.human import PREFIX
 from arena.web.store import WebStore
 from arena.web.table import margin_of, match_spec
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 PAR_BOT = "heuristic"
 HUMAN_SEAT = 0
@@ -60,7 +63,7 @@ _PAR_LOCKS: dict[tuple[str, str, str], threading.Lock] = {}
 _PAR_LOCKS_LOCK = threading.Lock()
 
 
-def par(store: WebStore, registry: Any, game_name: str, date: str) -> dict[str, Any]:
+def par(store: WebStore, registry: "Registry", game_name: str, date: str) -> dict[str, Any]:
     """The par of ``game_name``'s daily deal on ``date``: played now if not stored yet (once)."""
     known = store.par(game_name, date)
     if known is not None:

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 import traceback
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from arena.games.base import GameState
 from arena.matches import MatchSpec, open_hosts, referee_for
@@ -29,6 +29,9 @@ from arena.referee import FaultPolicy
 from arena.web.botpool import BotPool, lower_priority
 from arena.web.human import CHANNELS, PREFIX, Channel, TableStopped
 from arena.web.store import TableRow, WebStore
+
+if TYPE_CHECKING:
+    from arena.plugins.manager import Registry
 
 
 class TableCorrupt(Exception):
@@ -102,7 +105,7 @@ Listener = tuple[asyncio.AbstractEventLoop, "asyncio.Queue[str]"]
 class Table:
     """A running table. ``start()`` plays it in a thread; browsers ``listen()`` to its states."""
 
-    def __init__(self, row: TableRow, store: WebStore, registry: Any, *, pace: float = 0.0,
+    def __init__(self, row: TableRow, store: WebStore, registry: "Registry", *, pace: float = 0.0,
                  nickname: str | None = None, on_finish: Callable[["Table"], None] | None = None,
                  pool: BotPool | None = None, isolation: str = "inprocess"):
         self.id = row.id

@@ -1,7 +1,7 @@
 """Registers All Fours with the arena (entry point ``all_fours = "arena.games.all_fours.plugin"``)."""
 
 from arena.games.all_fours.game import AllFoursGame
-from arena.plugins import hookimpl
+from arena.kinds import hookimpl
 
 
 @hookimpl

@@ -1,7 +1,7 @@
 """Registers Bid Euchre with the arena (entry point ``bid_euchre`` of the ``trick_arena`` group)."""
 
 from arena.games.bid_euchre.game import BidEuchreGame
-from arena.plugins import hookimpl
+from arena.kinds import hookimpl
 
 
 @hookimpl

@@ -1,7 +1,7 @@
 """Registers 56 with the arena (entry point ``fifty_six = "arena.games.fifty_six.plugin"``)."""
 
 from arena.games.fifty_six.game import FiftySixGame
-from arena.plugins import hookimpl
+from arena.kinds import hookimpl
 
 
 @hookimpl

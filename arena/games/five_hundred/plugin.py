@@ -1,7 +1,7 @@
 """Registers Five Hundred with the arena (entry point ``five_hundred`` of the ``trick_arena`` group)."""
 
 from arena.games.five_hundred.game import FiveHundredGame
-from arena.plugins import hookimpl
+from arena.kinds import hookimpl
 
 
 @hookimpl
