@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("matches and records", ("arena.matches", "arena.records", "arena.store")),
     ("plugins: the registry", ("arena.plugins",)),
     ("services", ("arena.tournaments", "arena.comparison", "arena.ladder", "arena.web", "arena.board",
-                  "arena.replays", "arena.testing", "arena.docsamples")),
+                  "arena.replays", "arena.testing", "arena.docsamples", "arena.envs")),
     ("commands", ("arena.commandline", "arena.cli", "arena.bench", "arena.players.serve_command",
                   "arena.comparison.command", "arena.replays.commands", "arena.web.command", "arena.ladder.command",
                   "arena.ladder.submit_command")),
