@@ -1,7 +1,8 @@
 """The arena's games as PettingZoo AEC environments (docs/learning.md), for reinforcement learning.
 
 ``env("five_hundred", players=3)`` makes one for any registered game, a plugin's included, with
-PettingZoo's usual wrappers; ``raw_env`` without them. Needs the ``rl`` extra (pettingzoo,
+PettingZoo's usual wrappers; ``raw_env`` without them. ``vector_env("bid_euchre", 64)`` steps 64
+matches in one call, for self-play training. Needs the ``rl`` extra (pettingzoo,
 gymnasium, numpy); nothing else in the arena imports this package.
 """
 
@@ -13,9 +14,10 @@ from pettingzoo.utils import wrappers
 
 from arena.envs.aec import TrickGameEnv
 from arena.envs.encoding import ObservationEncoder
+from arena.envs.vector import VectorTrickGameEnv
 from arena.plugins import get_registry
 
-__all__ = ["env", "raw_env", "TrickGameEnv", "ObservationEncoder"]
+__all__ = ["env", "raw_env", "vector_env", "TrickGameEnv", "VectorTrickGameEnv", "ObservationEncoder"]
 
 
 def raw_env(game_name: str, **options: Any) -> TrickGameEnv:
@@ -29,3 +31,10 @@ def env(game_name: str, **options: Any) -> Any:
     order (``step`` before ``reset``) fail loudly. ``env.unwrapped`` is the :class:`TrickGameEnv`."""
     wrapped: Any = wrappers.AssertOutOfBoundsWrapper(raw_env(game_name, **options))
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def vector_env(game_name: str, num_envs: int, copy: bool = True, **options: Any) -> VectorTrickGameEnv:
+    """``num_envs`` matches of ``game_name`` configured by ``options``, stepped together and
+    restarted as they end (:class:`VectorTrickGameEnv`). ``copy=False`` returns its own arrays,
+    overwritten by the next call, instead of copies."""
+    return VectorTrickGameEnv(get_registry().game(game_name, options), num_envs, copy=copy)

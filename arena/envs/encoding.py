@@ -87,6 +87,13 @@ class ObservationEncoder:
     def encode(self, observation: Mapping[str, Any]) -> np.ndarray:
         """The tensor of one seat's observation (a fresh float32 array of ``self.size``)."""
         out = np.zeros(self.size, np.float32)
+        self.encode_into(observation, out)
+        return out
+
+    def encode_into(self, observation: Mapping[str, Any], out: np.ndarray) -> None:
+        """``encode`` written into ``out`` (``self.size`` float32 values, e.g. a row of a batch),
+        which is overwritten: the vector environment encodes straight into its output, no copy."""
+        out.fill(0)
         seat = observation["seat"]
         P, C, A = self.players, len(self.cards), self.num_actions
 
@@ -132,7 +139,6 @@ class ObservationEncoder:
         self._put("tricks_won_by_seat", [observation["tricks_won_by_seat"][(seat + k) % P] for k in range(P)], out)
         self._put("hand_index", [observation["hand_index"]], out)
         self._put("hands_played", [observation["hands_played"]], out)
-        return out
 
     def _put(self, name: str, values: Sequence[float], out: np.ndarray) -> None:
         start = self._start[name]
