@@ -44,6 +44,7 @@ EXPECTED = [
 ]
 PEER = ["peer.openspiel_euchre.games_per_s", "peer.openspiel_euchre.actions_per_s", "peer.bid_euchre.hands_per_s",
         "peer.ratio"]
+ENVS = [f"envs.{game}.{what}" for game in GAMES for what in ("aec_steps_per_s", "vector_steps_per_s", "vector_over_aec")]
 SANDBOX = ["sandbox.startup_ms.python", "sandbox.startup_ms.cmd", "sandbox.process_startup_ms.python",
            "sandbox.process_startup_ms.cmd", "sandbox.decisions_per_s.process", "sandbox.decisions_per_s.sandbox",
            "sandbox.with_startup_decisions_per_s", "sandbox.ratio"]
@@ -54,6 +55,14 @@ def _has_sandbox() -> bool:
     from arena.bench.sandbox import unavailable
 
     return not unavailable(get_registry())
+
+
+def _has_rl() -> bool:
+    try:
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _has_openspiel() -> bool:
@@ -106,6 +115,7 @@ def test_a_broken_group_is_reported_and_every_other_figure_still_printed(bench_r
 def test_quick_json_has_every_figure_with_its_median(report):
     figures = report["figures"]
     expected = EXPECTED + ["tournaments.matches_per_s.workers_2"] + (PEER if _has_openspiel() else []) + \
+        (ENVS if _has_rl() else []) + \
         (SANDBOX + ["ladder.submission_to_rated_s"] if _has_sandbox() else [])
     missing = [key for key in expected if key not in figures]
     assert not missing, f"missing figures: {missing}"
@@ -118,6 +128,8 @@ def test_quick_json_has_every_figure_with_its_median(report):
             assert figures[key]["target"] == target and isinstance(figures[key]["met"], bool)
     if not _has_openspiel():
         assert "peer" in report["skipped"]
+    if not _has_rl():  # the rl extra missing: skipped, with the reason
+        assert "envs" in report["skipped"]
     if not _has_sandbox():  # bubblewrap missing: skipped, with the reason (which names the package)
         assert "sandbox" in report["skipped"]
     # quick mode skips the thousand-match tournament
@@ -142,7 +154,7 @@ def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
 
     with pytest.raises(ArenaError, match="unknown bench group"):
         cmd_bench(parser.parse_args(["bench", "--only", "nonsense"]))
-    assert set(GROUPS) == {"engines", "search", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder",
+    assert set(GROUPS) == {"engines", "search", "envs", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder",
                            "peer"}
 
 
