@@ -83,6 +83,7 @@ class ObservationEncoder:
         self.low = np.concatenate([np.full(s.size, s.low, np.float32) for s in self.segments])
         self.high = np.concatenate([np.full(s.size, s.high, np.float32) for s in self.segments])
         self._start = {s.name: s.start for s in self.segments}
+        self._action_ids: dict[str, int | None] = {}
 
     def encode(self, observation: Mapping[str, Any]) -> np.ndarray:
         """The tensor of one seat's observation (a fresh float32 array of ``self.size``)."""
@@ -92,53 +93,65 @@ class ObservationEncoder:
 
     def encode_into(self, observation: Mapping[str, Any], out: np.ndarray) -> None:
         """``encode`` written into ``out`` (``self.size`` float32 values, e.g. a row of a batch),
-        which is overwritten: the vector environment encodes straight into its output, no copy."""
+        which is overwritten: the vector environment encodes straight into its output, no copy.
+
+        Indices are gathered in Python lists and written with one numpy call per kind (counted,
+        set to one): item by item writes to a numpy array cost more than the rest of the work."""
         out.fill(0)
         seat = observation["seat"]
         P, C, A = self.players, len(self.cards), self.num_actions
+        start, card_index = self._start, self.card_index
+        ones: list[int] = [start["seat"] + seat]  # one-hots
+        counted: list[int] = []  # counts: an index once per thing counted
 
         def rel(other: int) -> int:
             return (other - seat) % P
 
-        def one_hot(name: str, index: int | None) -> None:
-            if index is not None:
-                out[self._start[name] + index] = 1
-
-        def card(name: str, position: int, token: str) -> None:
-            out[self._start[name] + position * C + self.card_index[token]] += 1
-
-        one_hot("seat", seat)
         for name in ("to_act", "dealer", "leader"):
-            one_hot(name, None if observation[name] is None else rel(observation[name]))
-        for other in observation["active_seats"]:
-            one_hot("active_seats", rel(other))
-        for token in observation["hand"]:
-            card("hand", 0, token)
-        self._put("hand_sizes", [observation["hand_sizes"][(seat + k) % P] for k in range(P)], out)
+            if observation[name] is not None:
+                ones.append(start[name] + rel(observation[name]))
+        ones.extend(start["active_seats"] + rel(other) for other in observation["active_seats"])
+        counted.extend(start["hand"] + card_index[token] for token in observation["hand"])
+        trick, played = start["trick"], start["played"]
         for other, token in observation["trick"]:
-            card("trick", rel(other), token)
-            card("played", rel(other), token)
-        for trick in observation["tricks"]:
-            for other, token in trick["cards"]:
-                card("played", rel(other), token)
-        for token in self.card_names.shown(observation):
-            one_hot("shown", self.card_index[token])
+            at = rel(other) * C + card_index[token]
+            counted += (trick + at, played + at)
+        for done in observation["tricks"]:
+            counted.extend(played + rel(other) * C + card_index[token] for other, token in done["cards"])
+        ones.extend(start["shown"] + card_index[token] for token in self.card_names.shown(observation))
+        latest: dict[int, int] = {}  # relative position -> its latest visible action id
+        history = start["history_counts"]
         for other, action in observation["history"]:
-            action_id = self.game.action_id(action)
+            action_id = self._action_id(action)
             if action_id is None:  # a game may show a hidden action as a placeholder: not an id
                 continue
-            out[self._start["history_counts"] + rel(other) * A + action_id] += 1
-            last = self._start["last_action"] + rel(other) * A
-            out[last:last + A] = 0
-            out[last + action_id] = 1
-        one_hot("trump", TRUMPS.index(observation["trump"]) if observation["trump"] in TRUMPS else None)
+            position = rel(other)
+            counted.append(history + position * A + action_id)
+            latest[position] = action_id
+        ones.extend(start["last_action"] + position * A + action_id for position, action_id in latest.items())
+        if observation["trump"] in TRUMPS:
+            ones.append(start["trump"] + TRUMPS.index(observation["trump"]))
+        out[ones] = 1
+        if counted:
+            np.add.at(out, counted, 1)
         own = observation["side"]
         S = self.sides
+        self._put("hand_sizes", [observation["hand_sizes"][(seat + k) % P] for k in range(P)], out)
         self._put("scores", [observation["scores"][(own + k) % S] for k in range(S)], out)
         self._put("tricks_won", [observation["tricks_won"][(own + k) % S] for k in range(S)], out)
         self._put("tricks_won_by_seat", [observation["tricks_won_by_seat"][(seat + k) % P] for k in range(P)], out)
         self._put("hand_index", [observation["hand_index"]], out)
         self._put("hands_played", [observation["hands_played"]], out)
+
+    def _action_id(self, action: Any) -> int | None:
+        """``game.action_id``, remembered per action string (the history repeats them every call)."""
+        if not isinstance(action, str):
+            return self.game.action_id(action)
+        try:
+            return self._action_ids[action]
+        except KeyError:
+            found = self._action_ids[action] = self.game.action_id(action)
+            return found
 
     def _put(self, name: str, values: Sequence[float], out: np.ndarray) -> None:
         start = self._start[name]
