@@ -122,3 +122,14 @@ def test_an_illegal_action_raises_and_moves_no_match():
     assert [len(state.deals[-1]["actions"]) for state in vector.states] == before
     with pytest.raises(ValueError):
         vector.step(actions[:2])
+
+
+def test_the_guide_s_example_runs():
+    from pathlib import Path
+
+    guide = Path(__file__).resolve().parent.parent / "docs" / "learning.md"
+    section = guide.read_text(encoding="utf-8").split("## Many matches at once", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict = {}
+    exec(compile(example, str(guide), "exec"), scope)
+    assert scope["obs"].shape == (64, scope["vector"].observation_size)
