@@ -3,7 +3,8 @@
 ``env("five_hundred", players=3)`` makes one for any registered game, a plugin's included, with
 PettingZoo's usual wrappers; ``raw_env`` without them. ``vector_env("bid_euchre", 64)`` steps 64
 matches in one call, for self-play training. Needs the ``rl`` extra (pettingzoo,
-gymnasium, numpy); nothing else in the arena imports this package.
+gymnasium, numpy); nothing else in the arena imports this package but the bench group that
+measures it (arena/bench/envs.py, inside its run).
 """
 
 from __future__ import annotations
