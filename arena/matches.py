@@ -207,7 +207,7 @@ def play_match(
     if not tolerant:
         return _play_once(spec, registry, ask_forced, on_action, tolerant)
     failures: list[str] = []
-    for attempt in range(ARENA_ATTEMPTS):
+    for _ in range(ARENA_ATTEMPTS):
         try:
             result = _play_once(spec, registry, ask_forced, on_action, tolerant)
         except ArenaFailure as exc:
