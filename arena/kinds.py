@@ -37,6 +37,9 @@ class SeatRequest:
     isolation: str  # the match's isolation level (a seat kind may ignore it)
     limits: Mapping[str, Any] = field(default_factory=dict)  # the tournament's [limits] (arena.players.limits)
     log_path: str | None = None  # where the bot's output goes (None: a temporary file, removed after the match)
+    # the modules of the other registered bots, so that a sandbox shows a bot its own module alone
+    # where a package holds several bots (the arena's `bots`); filled in from the registry
+    other_bot_modules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

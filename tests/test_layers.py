@@ -137,11 +137,7 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 # Upward imports not yet removed, each with why; the test fails when one is gone, so that it leaves this list too.
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    ("arena.players.sandbox", "arena.plugins"):
-        "_other_bot_files asks the registry for the other bots' modules (to narrow a bot's code in its sandbox); "
-        "an isolation level's make_host is not given the registry (issue 36)",
-}
+KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 
 
 def upward_imports() -> set[tuple[str, str]]:

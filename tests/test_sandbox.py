@@ -485,7 +485,7 @@ def test_a_sandboxed_bot_that_dies_before_its_first_message_is_a_crash_not_a_bro
     from arena.players.hosts import BotCrash
     from arena.players.sandbox import Sandbox
 
-    monkeypatch.setattr(sandboxed, "python_command", lambda module, site=None: (["/bin/false"], [], {}))
+    monkeypatch.setattr(sandboxed, "python_command", lambda module, site=None, others=(): (["/bin/false"], [], {}))
     start = Sandbox.start
 
     def start_and_die(self, **kwargs):
@@ -496,3 +496,33 @@ def test_a_sandboxed_bot_that_dies_before_its_first_message_is_a_crash_not_a_bro
     monkeypatch.setattr(Sandbox, "start", start_and_die)
     with pytest.raises(BotCrash, match=r"the sandboxed bot process died \(exit code 1\)"):
         sandboxed.SandboxHost("tests.sandbox_bots:make", {}, 0)
+
+
+def test_a_package_of_two_bots_shows_each_its_own_module_alone(tmp_path, monkeypatch):
+    """The other registered bots' modules come in the seat request (filled in from the registry by
+    make_host), so a sandbox narrows a package holding two bots to the bot's own file."""
+    import importlib
+
+    from arena.kinds import SeatRequest
+    from arena.players.sandbox import bot_entries
+    from arena.players.seats import _bot_modules
+
+    package = tmp_path / "twobots"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in ("first", "second"):
+        (package / f"{name}.py").write_text("def make(settings, seed):\n    return None\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    for name in ("first", "second"):
+        importlib.import_module(f"twobots.{name}")
+    assert bot_entries("twobots.first") == {"twobots": str(package)}  # alone in its package: the package
+    narrowed = bot_entries("twobots.first", ["twobots.second", "bots.random_bot"])
+    assert narrowed == {"twobots/first.py": str(package / "first.py"), "twobots/__init__.py": str(package / "__init__.py")}
+
+    class Registry:  # the two bots of that package, registered
+        bots = {name: type("Spec", (), {"factory": importlib.import_module(f"twobots.{name}").make})()
+                for name in ("first", "second")}
+
+    assert _bot_modules(Registry(), "first") == ("twobots.second",)
+    assert "other_bot_modules" in SeatRequest.__dataclass_fields__

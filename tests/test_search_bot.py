@@ -233,6 +233,9 @@ def test_a_state_started_mid_match_resamples_with_its_scores(game):
 def test_its_sandbox_shows_it_the_heuristic_it_rolls_out_with_and_nothing_else():
     from arena.players.sandbox import bot_entries
 
-    get_registry()
-    assert set(bot_entries("bots.search")) == {"bots/search", "bots/heuristic", "bots/__init__.py"}
-    assert set(bot_entries("bots.heuristic")) == {"bots/heuristic", "bots/__init__.py"}  # and not the other way
+    from arena.players.seats import _bot_modules
+
+    registry = get_registry()
+    search, heuristic = (bot_entries(f"bots.{name}", _bot_modules(registry, name)) for name in ("search", "heuristic"))
+    assert set(search) == {"bots/search", "bots/heuristic", "bots/__init__.py"}
+    assert set(heuristic) == {"bots/heuristic", "bots/__init__.py"}  # and not the other way

@@ -65,7 +65,7 @@ def _sandboxed(spec: BotSpec, request: SeatRequest) -> Host:
     from arena.players.sandboxed import SandboxHost
 
     return SandboxHost(spec.factory, request.settings, request.seed, limits=Limits.from_dict(request.limits),
-                       log_path=request.log_path)
+                       log_path=request.log_path, other_bot_modules=request.other_bot_modules)
 
 
 def _check_sandbox(spec: BotSpec) -> None:

@@ -35,7 +35,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from arena.errors import ArenaError
 from arena.players import syscalls
@@ -191,32 +191,24 @@ def runtime_entries() -> dict[str, str]:
     return entries
 
 
-def _other_bot_files(module: str) -> list[str]:
-    """The module files of the other registered bots (so that a shared package is narrowed)."""
-    try:
-        from arena.plugins import get_registry
-
-        bots = get_registry().bots.values()
-    except Exception:
-        return []
+def _module_files(modules: Sequence[str]) -> list[str]:
+    """The files of ``modules`` (those imported: a registered bot's module is)."""
     files = []
-    for spec in bots:
-        name = getattr(spec.factory, "__module__", "")
-        if name and name != module:
-            found = sys.modules.get(name)
-            path = getattr(found, "__file__", None)
-            if path:
-                files.append(os.path.realpath(path))
+    for name in modules:
+        path = getattr(sys.modules.get(name), "__file__", None)
+        if path:
+            files.append(os.path.realpath(path))
     return files
 
 
-def bot_entries(module_name: str) -> dict[str, str]:
+def bot_entries(module_name: str, other_bot_modules: Sequence[str] = ()) -> dict[str, str]:
     """{path inside SITE: path outside} of a bot's own code, found from its factory's module.
 
     A bot from a distribution of its own gets that distribution (and its requirements); any other
     bot (the bundled ones, a plugin named in $TRICK_ARENA_PLUGINS) gets its module's package
     (its package's ``__init__`` files above it), narrowed to the module file alone where that
-    package also holds another registered bot.
+    package also holds another registered bot (``other_bot_modules``: the other registered bots'
+    modules, which the caller has from the registry).
     """
     top = module_name.split(".")[0]
     owners = importlib.metadata.packages_distributions().get(top, [])
@@ -246,7 +238,8 @@ def bot_entries(module_name: str) -> dict[str, str]:
     else:
         own_dir, own_parts = "", parts  # a top-level module: its file alone
     shared = len(own_parts) == 1 and bool(owners)  # e.g. the arena's `bots`, which holds every bundled bot
-    if own_dir and (shared or any(other.startswith(own_dir + os.sep) for other in _other_bot_files(module_name))):
+    if own_dir and (shared or any(other.startswith(own_dir + os.sep) for other in _module_files(
+            [m for m in other_bot_modules if m != module_name]))):
         own_dir, own_parts = "", parts
     if own_dir:
         entries["/".join(own_parts)] = own_dir
@@ -259,7 +252,7 @@ def bot_entries(module_name: str) -> dict[str, str]:
         if origin and origin.endswith("__init__.py"):
             entries["/".join(ancestors[:depth]) + "/__init__.py"] = os.path.realpath(origin)
     for shared_name in _bundled_uses(module_name, top, owners):
-        entries.update(bot_entries(shared_name))
+        entries.update(bot_entries(shared_name, [*other_bot_modules, module_name]))
     return entries
 
 
@@ -524,10 +517,12 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-def python_command(module_name: str, site: Mapping[str, str] | None = None) -> tuple[list[str], list[str], dict[str, str]]:
+def python_command(module_name: str, site: Mapping[str, str] | None = None, other_bot_modules: Sequence[str] = ()
+                   ) -> tuple[list[str], list[str], dict[str, str]]:
     """(command, binds, env) for a Python bot whose factory is in ``module_name``; ``site``: the
-    bot's own entries ({name inside SITE: path outside}) instead of those found from its module."""
-    own = bot_entries(module_name) if site is None else site
+    bot's own entries ({name inside SITE: path outside}) instead of those found from its module
+    and ``other_bot_modules`` (:func:`bot_entries`)."""
+    own = bot_entries(module_name, other_bot_modules) if site is None else site
     entries = {**own, **runtime_entries()} if site is not None else {**runtime_entries(), **own}
     python = os.path.realpath(sys.executable)
     command = [python, "-S", "-B", "-m", "arena.players.sandbox_child"]

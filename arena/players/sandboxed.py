@@ -11,7 +11,7 @@ import os
 import shutil
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
 from arena.players.hosts import MAX_ANSWER_BYTES, ArenaFailure, BotCrash
@@ -42,10 +42,12 @@ def turns(host: Any) -> Iterator[None]:
 class SandboxHost(ProcessHost):
     """A Python plugin bot in a sandbox of its own (replaced, in a fresh sandbox, after a crash or a timeout).
     ``site``: the bot's code as {name inside the sandbox's site: path outside} (a ladder's installed
-    version), instead of the code found from its factory's module in the arena's environment."""
+    version), instead of the code found from its factory's module in the arena's environment.
+    ``other_bot_modules``: the other registered bots' modules (:func:`bot_entries`)."""
 
     def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0, *,
-                 limits: Limits | None = None, log_path: str | None = None, site: Mapping[str, str] | None = None):
+                 limits: Limits | None = None, log_path: str | None = None, site: Mapping[str, str] | None = None,
+                 other_bot_modules: Sequence[str] = ()):
         self.path = factory if isinstance(factory, str) else factory_path(factory)
         self.settings = dict(settings or {})
         self.seed = seed
@@ -57,7 +59,7 @@ class SandboxHost(ProcessHost):
         self.ignored = frozenset()
         self.restarts = 0
         self.sandbox: Sandbox | None = None
-        self.command, self.binds, self.env = python_command(self.path.partition(":")[0], site)
+        self.command, self.binds, self.env = python_command(self.path.partition(":")[0], site, other_bot_modules)
         self.log = CappedLog(log_path, self.limits.log_size)
         self.log_path = self.log.path
         try:

@@ -67,7 +67,8 @@ def make_host(
     log_path: str | None = None,
 ) -> Host:
     """A host for the seat ``name``: made by its seat kind, or an installed bot hosted at ``isolation``."""
-    request = SeatRequest(name.strip(), game, seed, dict(settings or {}), isolation, dict(limits or {}), log_path)
+    request = SeatRequest(name.strip(), game, seed, dict(settings or {}), isolation, dict(limits or {}), log_path,
+                          _bot_modules(registry, name.strip()))
     kind = seat_kind_of(registry, name)
     if kind is not None:
         return kind.make_host(request)
@@ -76,6 +77,12 @@ def make_host(
     if not spec.plays(game):
         raise ArenaError(f"bot {spec.name!r} does not play {game!r}; it plays {', '.join(spec.games or ())}")
     return level.make_host(spec, request)
+
+
+def _bot_modules(registry: "Registry", name: str) -> tuple[str, ...]:
+    """The modules of the registered bots but ``name`` (for :attr:`SeatRequest.other_bot_modules`)."""
+    modules = {getattr(spec.factory, "__module__", "") for key, spec in registry.bots.items() if key != name}
+    return tuple(sorted(module for module in modules if module))
 
 
 def make_host_or_fault(registry: "Registry", name: str, **kwargs: Any) -> Host:
