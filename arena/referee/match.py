@@ -92,6 +92,7 @@ class Referee:
         self._substitute_rng: random.Random | None = None  # made at the first substitution
         self.termination = Termination()
         self._exact_ids = _exact_ids(game)
+        self._names = action_strings(game)
         self._per_decision = self.time_control.per_decision
         self._time_left = _round6(self._per_decision)
 
@@ -143,7 +144,8 @@ class Referee:
             if self.on_action is not None:
                 self.on_action(state, seat, self.game.action_string(legal_ids[0]), None)
             return
-        legal = state.legal_actions()
+        names = self._names
+        legal = [names[i] for i in legal_ids]  # state.legal_actions(), without asking the state again
         clock = self.clocks[seat]
         bank = clock.bank
         if bank is None:
