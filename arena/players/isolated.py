@@ -22,6 +22,7 @@ import pickle
 import select
 import struct
 import sys
+from sys import getrefcount
 import tempfile
 import time
 import traceback
@@ -31,6 +32,7 @@ from arena.errors import ArenaError
 from arena.players.base import MatchInfo, Player
 from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Host, ignored_calls
 from arena.players.launch import die_with_parent
+from arena.referee.observation import LazyObservation, attach
 
 STARTUP_TIMEOUT = 60.0  # seconds for a fresh interpreter to import the bot; never charged to its clock
 # The modules the fork server imports before it forks bot processes: the arena's, never a bot's.
@@ -97,11 +99,22 @@ def _load(path: str) -> Any:
 # Each message is a 4-byte big-endian length and that many bytes, written with one system call and
 # read with as few as the pipe allows (the arena polls one ``select.poll`` object kept per host).
 # Arena -> bot: ``(verb, payload)`` marshalled, or pickled when it is not plain data (the bot process
-# trusts the arena). Bot -> arena:
+# trusts the arena). A decision is ``("act", (known, changes))`` (see "observations" below). Bot -> arena:
 # one tag byte and plain text, never a pickle, so that a hostile bot cannot make the arena run
 # code by what it sends: ``o`` ok (nothing), ``s`` + UTF-8 an answer string, ``j`` + JSON an answer
 # that is None, a bool or a number, ``g`` + UTF-8 the repr of any other answer (garbage),
-# ``e`` + UTF-8 an exception's traceback, ``r`` + JSON ready (which notifications the bot ignores).
+# ``e`` + UTF-8 an exception's traceback, ``r`` + JSON ready (which notifications the bot ignores),
+# ``n`` (during a decision) "send me the whole observation", answered by ``("observation", changes)``.
+#
+# Observations. Most of a decision's cost was building, sending and reading the whole observation,
+# which many bots never read past ``legal_actions``. So a decision sends ``known`` (the referee's
+# keys: ``legal_actions``, ``time_left``, ``bank_left``) and, only to a bot that has read a whole
+# observation before, ``changes``; the bot process hands its bot a LazyObservation, as an
+# in-process bot gets, which asks the arena (``n``) the first time the bot reads anything else. Both
+# ends keep the last observation sent, each value marshalled on its own (:func:`_encode_values`),
+# and ``changes`` holds only the values that differ from it: ``("all", values)`` (the keys or their
+# order changed) or ``("some", values)``. The bot's dict is made afresh from those bytes each
+# time, so a bot that changes what it was given changes nothing the next observation is made from.
 
 _LENGTH = struct.Struct("!I")
 # The longest message read from a bot process: an answer of MAX_ANSWER_BYTES and its tag, or an
@@ -264,6 +277,7 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
         return
     _write(fd, b"r" + json.dumps({"ignores": sorted(ignored_calls(player))}).encode("utf-8"))
     reader = _Reader(fd)
+    view = _SeatView(fd, reader)
     value: Any  # what the player's call returned (start_match returns nothing)
     while True:
         try:
@@ -272,7 +286,7 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
             return
         try:
             if verb == "act":
-                value = player.act(payload)
+                value = view.act(player, *payload)
             elif verb == "start":
                 player.start_match(MatchInfo(**payload))
                 value = None
@@ -288,6 +302,64 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
             _write(fd, _error(traceback.format_exc(limit=-3)))
             continue
         _write(fd, _answer(value))
+
+
+def _encode_values(observation: Mapping[str, Any]) -> dict[str, bytes]:
+    """Each value of a whole observation marshalled on its own (version 2: no references between
+    objects, so equal values give equal bytes)."""
+    dumps = marshal.dumps
+    return {key: dumps(value, 2) for key, value in observation.items()}
+
+
+def _changes(sent: dict[str, bytes] | None, values: dict[str, bytes]) -> tuple[str, dict[str, bytes]]:
+    """What the other end needs to turn ``sent`` into ``values`` (see "observations" above)."""
+    if sent is None or list(sent) != list(values):
+        return "all", values
+    get = sent.get
+    return "some", {key: data for key, data in values.items() if get(key) != data}
+
+
+class _SeatView:
+    """The bot process's end of the observations (see "observations" above): the last whole
+    observation it got, and the LazyObservation it gives the bot for each decision."""
+
+    def __init__(self, fd: int, reader: "_Reader"):
+        self.fd = fd
+        self.reader = reader
+        self.values: dict[str, bytes] = {}
+        self.current = False  # ``values`` are this decision's
+
+    def apply(self, changes: tuple[str, dict[str, bytes]]) -> None:
+        how, values = changes
+        if how == "all":
+            self.values = dict(values)
+        else:
+            self.values.update(values)
+        self.current = True
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """The whole observation of this decision (LazyObservation's ``state.observation(seat)``)."""
+        if not self.current:
+            _write(self.fd, b"n")
+            verb, changes = _load_message(self.reader.read())
+            if verb != "observation":
+                raise ArenaError(f"the arena answered a request for the observation with {verb!r}")
+            self.apply(changes)
+        loads = marshal.loads
+        return {key: loads(data) for key, data in self.values.items()}
+
+    def act(self, player: Player, known: dict[str, Any], changes: tuple[str, dict[str, bytes]] | None) -> Any:
+        self.current = False
+        if changes is not None:
+            self.apply(changes)
+            return player.act({**self.observation(0), **known})
+        observation = LazyObservation(known)
+        attach(observation, self, 0)
+        try:
+            return player.act(observation)
+        finally:
+            if not observation.built and getrefcount(observation) > 2:
+                observation.settle()  # the bot kept it: fix it to this decision (as the referee does)
 
 
 def _error(text: str) -> bytes:
@@ -336,6 +408,8 @@ def _decode_strict(data: bytes) -> tuple[str, Any]:
         return "garbage", body.decode("utf-8", "replace")
     if tag == b"e":
         return "error", body.decode("utf-8", "replace")
+    if tag == b"n" and not body:
+        return "need", None
     if tag == b"r":
         value = json.loads(body)
         return ("ready", value) if isinstance(value, dict) else ("garbage", f"a malformed ready message ({len(data)} bytes)")
@@ -355,12 +429,26 @@ def arena_cpus() -> set[int] | None:
     return getaffinity(0) if getaffinity is not None else None
 
 
+def _arena_end(fd: int) -> "_Reader":
+    """The arena's end of a bot's pipe, which never blocks (reads and writes wait in ``poll`` with
+    the call's deadline), and its reader."""
+    os.set_blocking(fd, False)
+    return _Reader(fd, _MESSAGE_LIMIT)
+
+
 class ProcessHost(Host):
     """A bot in its own process, replaced after a crash or a timeout.
 
     A notification the bot does not implement (its player inherits :class:`Player`'s, as its
-    process reports when it starts) is not sent: nothing could come of it.
+    process reports when it starts) is not sent: nothing could come of it. Observations go as
+    described under "observations" above.
     """
+
+    # The observations (class defaults: SandboxHost makes its own __init__)
+    reads = False  # the bot has read a whole observation: each decision brings the changes
+    sent: dict[str, bytes] | None = None  # the last whole observation its process got, value by value
+    sent_to: Any = None  # the connection of that process
+    deciding: Mapping[str, Any] | None = None  # the observation of the decision under way
 
     def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0,
                  log_path: str | None = None):
@@ -404,7 +492,7 @@ class ProcessHost(Host):
             raise ArenaFailure(f"cannot start the bot's process: {type(exc).__name__}: {exc}") from None
         child.close()
         self.conn = parent
-        self.reader = _Reader(parent.fileno(), _MESSAGE_LIMIT)
+        self.reader = _arena_end(parent.fileno())
         kind, value = self._receive(time.perf_counter() + STARTUP_TIMEOUT)
         if kind is None:
             self._kill()
@@ -472,16 +560,48 @@ class ProcessHost(Host):
             return None, None
         return _decode(data)
 
-    def _call(self, verb: str, payload: Any, timeout: float, replace_on_fault: bool = True) -> tuple[Any, float]:
+    def _ensure_process(self) -> None:
         if self.conn is None:
             self._replace()
             if self.conn is None:
                 raise BotCrash("the bot process could not be restarted")
+
+    def _send(self, data: bytes, deadline: float) -> bool:
+        """Write one message, waiting for room in the pipe until ``deadline`` at most (False: it
+        passed first). The arena's end does not block (:func:`_arena_end`), so a bot that stops
+        reading cannot hold the arena."""
+        fd = self.conn.fileno()
+        view = memoryview(_LENGTH.pack(len(data)) + data)
+        room = None
+        while True:
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                pass
+            if not view:
+                return True
+            if room is None:
+                room = select.poll()
+                room.register(fd, select.POLLOUT)
+            left = deadline - time.perf_counter()
+            if left <= 0 or not room.poll(max(1, math.ceil(left * 1000))):
+                return False
+
+    def _call(self, verb: str, payload: Any, timeout: float, replace_on_fault: bool = True) -> tuple[Any, float]:
+        self._ensure_process()
         message = _message(verb, payload)
         start = time.perf_counter()
         try:
-            _write(self.conn.fileno(), message)
-            kind, value = self._receive(start + timeout + GRACE)
+            deadline = start + timeout + GRACE
+            kind, value = self._receive(deadline) if self._send(message, deadline) else (None, None)
+            asked = False
+            while kind == "need":  # answered once in a decision (so no bot can fill the pipe), else ignored
+                if self.deciding is not None and not asked:
+                    asked = self.reads = True  # it reads whole observations: send the next ones with the decision
+                    if not self._send(_message("observation", self._changes(self.deciding)), deadline):
+                        kind = None
+                        break
+                kind, value = self._receive(deadline)
             if kind is None:
                 raise BotTimeout(time.perf_counter() - start, timeout)
         except (BotTimeout, BotCrash, OSError) as exc:
@@ -510,7 +630,25 @@ class ProcessHost(Host):
             self._call("start", info.as_dict(), timeout)
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
-        return self._call("act", observation, timeout)
+        self._ensure_process()  # before the changes are taken against what its process has
+        lazy = type(observation) is LazyObservation and not observation.built
+        # the referee's keys, read without building the rest (dict.copy would build it: it calls keys())
+        known = dict(dict.items(observation)) if lazy else {}
+        self.deciding = observation
+        try:
+            return self._call("act", (known, None if lazy and not self.reads else self._changes(observation)), timeout)
+        finally:
+            self.deciding = None
+
+    def _changes(self, observation: Mapping[str, Any]) -> tuple[str, dict[str, bytes]]:
+        """The whole ``observation``, as changes to the last one this bot's process got (see
+        "observations" above)."""
+        if self.sent_to is not self.conn:  # a new process: it has none
+            self.sent = None
+        values = _encode_values(dict(observation.items()))  # a LazyObservation is built here
+        changes = _changes(self.sent, values)
+        self.sent, self.sent_to = values, self.conn
+        return changes
 
     def notify(self, event: str, payload: dict[str, Any], timeout: float) -> None:
         if event not in self.ignored:

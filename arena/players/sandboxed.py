@@ -15,8 +15,8 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
 from arena.players.hosts import MAX_ANSWER_BYTES, ArenaFailure, BotCrash
-from arena.players.isolated import _MESSAGE_LIMIT, STARTUP_TIMEOUT, ProcessHost, _decode, _message, _Oversized, \
-    _Reader, _write, factory_path
+from arena.players.isolated import STARTUP_TIMEOUT, ProcessHost, _arena_end, _decode, _message, _Oversized, _write, \
+    factory_path
 from arena.players.limits import Limits
 from arena.players import socket_dirs
 from arena.players.logs import CappedLog
@@ -89,7 +89,7 @@ class SandboxHost(ProcessHost):
             child.close()
             CappedLog.started(output)
         self.conn = parent
-        self.reader = _Reader(parent.fileno(), _MESSAGE_LIMIT)
+        self.reader = _arena_end(parent.fileno())
         try:
             _write(parent.fileno(), _message("init", {"path": self.path, "settings": self.settings, "seed": self.seed}))
         except OSError:  # it died before reading a word: _receive says how (its exit code and output)

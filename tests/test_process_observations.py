@@ -1,0 +1,188 @@
+"""Observations sent to a bot in a process of its own (arena/players/isolated.py, "observations"): only
+what it reads crosses the pipe, as changes to the last one its process got, and it sees exactly what
+an in-process bot sees, whatever it does to what it was given."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import random
+import struct
+
+import pytest
+
+from arena.matches import MatchSpec, play_match
+from arena.players import isolated
+from arena.players.base import Player
+
+GAMES = [("bid_euchre", {}), ("five_hundred", {"players": 3}), ("fifty_six", {}), ("all_fours", {"players": 2})]
+
+
+class Recorder(Player):
+    """Writes every observation it gets to its file, then (``spoil``) changes it: a bot may change
+    what it got. (Only outside the arena's process: an in-process bot is trusted, and what it
+    changes may be the engine's own, e.g. a deal's result.)"""
+
+    def __init__(self, settings, seed):
+        self.rng = random.Random(seed)
+        self.path = settings["path"]
+        self.spoil = settings.get("spoil", False)
+
+    def act(self, observation):
+        with open(self.path, "a") as handle:
+            handle.write(json.dumps(observation) + "\n")
+        answer = self.rng.choice(observation["legal_actions"])
+        if not self.spoil:
+            return answer
+        for value in observation.values():  # every list and dict it was given, changed
+            if isinstance(value, list):
+                value.append("spoilt")
+            elif isinstance(value, dict):
+                value["spoilt"] = True
+        observation["hand"] = ["spoilt"]
+        return answer
+
+
+class Keeper(Player):
+    """Keeps each observation unread, and writes the one before when it is asked again."""
+
+    def __init__(self, settings, seed):
+        self.rng = random.Random(seed)
+        self.path = settings["path"]
+        self.kept = None
+
+    def act(self, observation):
+        if self.kept is not None:
+            with open(self.path, "a") as handle:
+                handle.write(json.dumps(self.kept) + "\n")
+        self.kept = observation
+        return self.rng.choice(observation["legal_actions"])
+
+
+class Asker(Player):
+    """A hostile bot: asks for the observation outside a decision, on its process's own pipe."""
+
+    def __init__(self, settings, seed):
+        self.rng = random.Random(seed)
+
+    def act(self, observation):
+        return self.rng.choice(observation["legal_actions"])
+
+    def end_hand(self, result):
+        view = next(o for o in gc.get_objects() if type(o).__name__ == "_SeatView")
+        os.write(view.fd, struct.pack("!I", 1) + b"n")
+
+
+BOTS = {"t-recorder": Recorder, "t-keeper": Keeper, "t-asker": Asker}
+
+
+def _play(name, options, bots, isolation, tmp_path, label, **settings):
+    """(the result, each seat's lines) of one match of ``bots`` at ``isolation``."""
+    from arena.players.base import BotSpec
+    from arena.plugins import get_registry
+
+    registry = get_registry()
+    paths = [tmp_path / f"{label}-{seat}.jsonl" for seat in range(len(bots))]
+    added = {bot: BotSpec(bot, BOTS[bot], "a test bot") for bot in set(bots) if bot in BOTS}
+    registry.bots.update(added)
+    try:
+        spec = MatchSpec.single(name, bots, seed="observations", isolation=isolation,
+                                options={**options, "max_hands": 2}, settings=[{"path": str(p), **settings} for p in paths])
+        result = play_match(spec, registry)
+    finally:
+        for bot in added:
+            registry.bots.pop(bot, None)
+    return result, [path.read_text().splitlines() if path.exists() else [] for path in paths]
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+def test_a_bot_in_its_process_sees_what_it_would_see_in_the_arena_whatever_it_changes(name, options, tmp_path):
+    players = {"five_hundred": 3, "all_fours": 2}.get(name, 4)
+    bots = ["t-recorder"] * players
+    at_home, seen_home = _play(name, options, bots, "inprocess", tmp_path, "home")
+    away, seen_away = _play(name, options, bots, "process", tmp_path, "away", spoil=True)
+    assert away.termination.how != "forfeit" and away.scores == at_home.scores
+    assert sum(map(len, seen_home)) > 20
+    assert seen_away == seen_home  # the same observations, key order and all
+
+
+def test_a_kept_observation_shows_its_own_decision_in_a_process_too(tmp_path):
+    bots = ["t-keeper"] * 4
+    _, seen_home = _play("bid_euchre", {}, bots, "inprocess", tmp_path, "home")
+    _, seen_away = _play("bid_euchre", {}, bots, "process", tmp_path, "away")
+    assert sum(map(len, seen_home)) > 20 and seen_away == seen_home
+
+
+def test_only_what_a_bot_reads_crosses_the_pipe(monkeypatch, tmp_path):
+    sent: list[tuple[str, int]] = []
+    message = isolated._message
+
+    def counted(verb, payload):
+        data = message(verb, payload)
+        sent.append((verb, len(data)))
+        return data
+
+    monkeypatch.setattr(isolated, "_message", counted)
+    _play("bid_euchre", {}, ["random"] * 4, "process", tmp_path, "random")
+    acts = [size for verb, size in sent if verb == "act"]
+    assert len(acts) > 20 and max(acts) < 200  # legal_actions and the clock: no observation
+    assert not any(verb == "observation" for verb, _ in sent)
+
+    sent.clear()
+    _play("bid_euchre", {}, ["t-recorder"] * 4, "process", tmp_path, "reader", spoil=True)
+    asked = [size for verb, size in sent if verb == "observation"]
+    acts = [size for verb, size in sent if verb == "act"]
+    assert len(asked) == 4  # once per process: each decision after it brings the changes
+    assert sum(acts) / len(acts) < 0.6 * max(asked)  # changes, not whole observations
+
+
+def test_a_request_for_the_observation_outside_a_decision_changes_nothing(tmp_path):
+    honest, _ = _play("bid_euchre", {}, ["random"] * 4, "process", tmp_path, "honest")
+    hostile, _ = _play("bid_euchre", {}, ["t-asker"] + ["random"] * 3, "process", tmp_path, "hostile")
+    assert not hostile.faults and hostile.scores == honest.scores
+
+
+class Deaf(Player):
+    """A hostile bot: answers every question in advance, from a thread, and never reads again."""
+
+    def __init__(self, settings, seed):
+        pass
+
+    def act(self, observation):
+        import threading
+        import time
+
+        pipe = next(o for o in gc.get_objects() if type(o).__name__ == "_Reader")  # its end of the pipe
+        frame = struct.pack("!I", 5) + b"spass"
+        threading.Thread(target=lambda: [os.write(pipe.fd, frame) for _ in range(100_000)], daemon=True).start()
+        time.sleep(3600)
+
+
+def test_a_bot_that_stops_reading_cannot_hold_the_arena():
+    """The arena's writes wait for room in the pipe only until the call's deadline (its end of
+    the pipe does not block): a bot whose answers come without its reading is timed out, not waited
+    for forever."""
+    import threading
+
+    from arena.players.hosts import BotTimeout
+
+    host = isolated.ProcessHost(Deaf, {}, 0)
+    outcome: list = []
+
+    def ask() -> None:
+        try:
+            for turn in range(1000):  # about 20 kB each: the pipe is full long before the end
+                host.decide({"legal_actions": ["pass"], "noise": os.urandom(10_000).hex()}, 1.0)
+            outcome.append("answered all")
+        except Exception as exc:
+            outcome.append(exc)
+
+    asker = threading.Thread(target=ask, daemon=True)
+    asker.start()
+    asker.join(30)
+    try:
+        assert outcome and isinstance(outcome[0], BotTimeout), outcome or "the arena is still writing"
+    finally:
+        if not asker.is_alive():
+            host.close()
