@@ -32,7 +32,7 @@ EXPECTED = [
     *(f"referee.{game}.{what}" for game in GAMES for what in ("bare_decisions_per_s", "decisions_per_s", "ratio")),
     "referee.ratio",
     "isolated.pipe_round_trips_per_s", "isolated.decisions_per_s", "isolated.with_startup_decisions_per_s",
-    "isolated.startup_ms", "isolated.request_bytes", "isolated.ratio",
+    "isolated.startup_ms", "isolated.request_bytes", "isolated.observation_bytes", "isolated.ratio",
     "grpc.raw_round_trips_per_s", "grpc.decisions_per_s", "grpc.request_bytes", "grpc.ratio",
     "tournaments.matches_per_s.workers_1", "tournaments.speedup", "tournaments.cpu_speedup_ceiling",
     "web.person_decisions_per_s", "web.actions_per_s", "web.move_response_p50_ms", "web.move_response_p99_ms",

@@ -4,6 +4,7 @@ ends with a recorded fault or a one-line error, and loses nothing it finished.""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -156,14 +157,15 @@ def test_play_json_stays_json_when_a_bot_prints(isolation):
 
 
 def test_an_isolated_bot_s_log_is_capped(tmp_path):
-    from arena.players import isolated
+    from arena.players.logs import CappedLog
 
-    log = tmp_path / "bot.log"
-    with open(log, "wb") as handle:
-        writer = isolated._CappedLog(handle, limit=10)
-        writer.write("0123456789abcdef")
-        writer.write("more")
-    assert log.read_bytes() == b"0123456789"
+    log = CappedLog(str(tmp_path / "bot.log"), limit=10)
+    write_end = log.pipe()
+    os.write(write_end, b"0123456789abcdef")
+    os.write(write_end, b"more")
+    os.close(write_end)
+    log.close()
+    assert (tmp_path / "bot.log").read_bytes().startswith(b"0123456789\n[arena: the log was cut here at 10 bytes")
 
 
 # -- 5. no bot gets the live state, and every stored result is checked by replaying its record --------

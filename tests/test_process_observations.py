@@ -186,3 +186,28 @@ def test_a_bot_that_stops_reading_cannot_hold_the_arena():
     finally:
         if not asker.is_alive():
             host.close()
+
+
+class Loud(Player):
+    """Writes 3 MiB below Python (fd 1, as a C library would), then plays."""
+
+    def __init__(self, settings, seed):
+        self.rng = random.Random(seed)
+
+    def act(self, observation):
+        os.write(1, b"x" * (3 * 1024 * 1024))
+        print("and from Python")
+        return self.rng.choice(observation["legal_actions"])
+
+
+def test_what_a_process_bot_writes_is_capped_however_it_writes(tmp_path):
+    from arena.players.limits import LOG_LIMIT
+
+    log = tmp_path / "loud.log"
+    host = isolated.ProcessHost(Loud, {}, 0, log_path=str(log))
+    try:
+        assert host.decide({"legal_actions": ["pass"]}, 30.0)[0] == "pass"
+    finally:
+        host.close()
+    data = log.read_bytes()
+    assert len(data) < LOG_LIMIT + 200 and b"the log was cut here" in data

@@ -6,7 +6,9 @@
   ``isolated.startup_ms``). Notifications (start, each hand's end, the match's end) are part of the
   matches, so they are in the rate.
 * ``isolated.pipe_round_trips_per_s``: a process started the same way echoes a message of the size
-  of the average pickled decision request of those matches over the same kind of pipe
+  of the average decision request of those matches (``isolated.request_bytes``: what the arena
+  writes per decision, which for the ``random`` bot is its legal actions and clock, never the
+  observation it does not read) over the same kind of pipe
   (``send_bytes``/``recv_bytes``, a short answer back): the ceiling of any isolated bot.
 * ``isolated.with_startup_decisions_per_s``: the match rate with the start-up of the bot processes
   counted in, what a tournament sees.
@@ -92,8 +94,22 @@ def sized_match(registry: "Registry", game: Any, wrapper: Any) -> int:
 
 
 def request_size(registry: "Registry", game: Any) -> int:
-    """The mean pickled size of a decision request in a match of random bots (played in-process)."""
+    """The mean pickled size of a whole observation's decision request in a match of random bots
+    (played in-process): what every isolated decision carried before the arena sent only what a
+    bot reads (arena/players/isolated.py, "observations")."""
     return sized_match(registry, game, _Sizes)
+
+
+def message_size(registry: "Registry", game: Any) -> int:
+    """The mean bytes the arena now writes to isolated random bots per decision (one match)."""
+    from arena.matches import MatchSpec, open_hosts, referee_for
+
+    spec = MatchSpec.single(game.name, ["random"] * game.players, seed="bench/size", options=game.options,
+                            isolation="process")
+    with open_hosts(registry, spec, game) as hosts:
+        result = referee_for(spec, game, hosts).play()
+        sent = sum(host.sent_bytes for host in hosts)
+    return round(sent / max(1, sum(times["decisions"] for times in result.think_times)))
 
 
 def match_rate(registry: "Registry", game: Any, seconds: float, seed: int) -> tuple[int, float, float, int]:
@@ -139,7 +155,7 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     from arena.players.isolated import _CONTEXT
 
     game = registry.game(settings.game, {"max_hands": HANDS_PER_MATCH})
-    size = request_size(registry, game)
+    size = message_size(registry, game)  # the raw pipe carries what a decision carries
     payload = b"x" * size
     parent, child = _CONTEXT.Pipe()
     process = _CONTEXT.Process(target=_echo, args=(child,), daemon=True, name="bench:echo")
@@ -188,7 +204,10 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
         process.join(5)
         if process.is_alive():
             process.kill()
-    figures.add("isolated.request_bytes", size, "bytes", "mean pickled decision request of those matches")
+    figures.add("isolated.request_bytes", size, "bytes",
+                "mean bytes the arena writes to a bot per decision in those matches (the pipe figures' message)")
+    figures.add("isolated.observation_bytes", request_size(registry, game), "bytes",
+                "mean pickled decision request with the whole observation (what each decision carried before)")
     for run in range(settings.repeat):
         figures.ratio("isolated.ratio", rates[run, "isolated"], rates[run, "pipe"],
                       "isolated decisions/s over raw pipe round trips/s", TARGET)

@@ -13,6 +13,7 @@ the bot's answers are plain text, never unpickled by the arena.
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import marshal
 import math
@@ -23,7 +24,6 @@ import select
 import struct
 import sys
 from sys import getrefcount
-import tempfile
 import time
 import traceback
 from typing import Any, Mapping, overload
@@ -32,6 +32,7 @@ from arena.errors import ArenaError
 from arena.players.base import MatchInfo, Player
 from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Host, ignored_calls
 from arena.players.launch import die_with_parent
+from arena.players.logs import CappedLog, last_output
 from arena.referee.observation import LazyObservation, attach
 
 STARTUP_TIMEOUT = 60.0  # seconds for a fresh interpreter to import the bot; never charged to its clock
@@ -204,43 +205,15 @@ def _safe_repr(value: Any) -> str:
         return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
 
 
-LOG_LIMIT = 1024 * 1024  # bytes of a bot process's output kept in its log; the rest is dropped
-
-
-class _CappedLog:
-    """A bot process's ``sys.stdout`` and ``sys.stderr``: text to its log file, up to :data:`LOG_LIMIT`."""
-
-    def __init__(self, handle: Any, limit: int = LOG_LIMIT):
-        self.handle = handle
-        self.left = limit
-
-    def write(self, text: str) -> int:
-        if self.left > 0:
-            data = str(text).encode("utf-8", "replace")[:self.left]
-            self.left -= len(data)
-            try:
-                self.handle.write(data)
-                self.handle.flush()
-            except (OSError, ValueError):
-                self.left = 0
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return False
-
-
-def _redirect_output(log_path: str) -> None:
-    """The bot's output goes to its own log, never to the arena's standard output or error."""
-    try:
-        handle = open(log_path, "ab", buffering=0)
-    except OSError:
-        handle = open(os.devnull, "ab", buffering=0)
-    os.dup2(handle.fileno(), 1)  # output below Python (C libraries, os.write) goes there too
-    os.dup2(handle.fileno(), 2)
-    sys.stdout = sys.stderr = _CappedLog(handle)
+def _redirect_output(output: Any) -> None:
+    """The bot's standard output and error go into ``output``, the pipe of its log (whose arena end
+    caps it: :class:`arena.players.logs.CappedLog`), never to the arena's own: what Python writes
+    and what is written below it (C libraries, ``os.write``) alike."""
+    os.dup2(output.fileno(), 1)
+    os.dup2(output.fileno(), 2)
+    output.close()
+    sys.stdout = sys.stderr = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", errors="replace",
+                                               write_through=True)
 
 
 def _quiet_child() -> None:
@@ -252,18 +225,18 @@ def _quiet_child() -> None:
 
 
 def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: Any = None,
-          log_path: str | None = None) -> None:
+          output: Any = None) -> None:
     """The child's loop: make the player, then answer one message at a time until told to close.
 
-    ``log_path``: the file the bot's standard output and error go to (:class:`_CappedLog`).
+    ``output``: the write end of the pipe of the bot's log (its standard output and error go there).
 
     ``cpus``: the CPUs the arena's process may run on, which the bot process then keeps to (a fork
     of the fork server would otherwise have the fork server's): see :func:`arena_cpus`.
     """
     os.environ["ARENA_BOT_PROCESS"] = "1"  # lets a bot know it is isolated
     _quiet_child()
-    if log_path:
-        _redirect_output(log_path)
+    if output is not None:
+        _redirect_output(output)
     if cpus:
         try:
             os.sched_setaffinity(0, cpus)
@@ -449,6 +422,7 @@ class ProcessHost(Host):
     sent: dict[str, bytes] | None = None  # the last whole observation its process got, value by value
     sent_to: Any = None  # the connection of that process
     deciding: Mapping[str, Any] | None = None  # the observation of the decision under way
+    sent_bytes = 0  # bytes of the messages of the match's calls (for `arena bench`)
 
     def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0,
                  log_path: str | None = None):
@@ -461,14 +435,8 @@ class ProcessHost(Host):
         self.reader: _Reader | None = None
         self.ignored: frozenset[str] = frozenset()
         self.restarts = 0
-        self.log_path: str | None
-        self.keep_log = log_path is not None  # a given log is the user's to read (a tournament's)
-        if log_path is not None:
-            os.makedirs(os.path.dirname(log_path) or ".", exist_ok=True)
-            self.log_path = log_path
-        else:
-            fd, self.log_path = tempfile.mkstemp(prefix="arena-bot-", suffix=".log")
-            os.close(fd)
+        self.log = CappedLog(log_path)  # a temporary file unless log_path (the user's to read: a tournament's)
+        self.log_path: str | None = self.log.path
         try:
             self._spawn()
         except BaseException:
@@ -479,8 +447,11 @@ class ProcessHost(Host):
     def _spawn(self) -> None:
         _quiet_fork_server()
         parent, child = _CONTEXT.Pipe()
+        log_in, log_out = _CONTEXT.Pipe(duplex=False)  # its output: Connections, which a fork server passes on
+        self.log.drain(os.dup(log_in.fileno()))
+        log_in.close()
         self.process = _CONTEXT.Process(
-            target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus(), self.log_path), daemon=True,
+            target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus(), log_out), daemon=True,
             name=f"bot:{self.path}",
         )
         try:
@@ -488,9 +459,11 @@ class ProcessHost(Host):
         except OSError as exc:  # the arena's fork server (a broken pipe to it, no more processes): the arena's failure
             parent.close()
             child.close()
+            log_out.close()
             self.process = None
             raise ArenaFailure(f"cannot start the bot's process: {type(exc).__name__}: {exc}") from None
         child.close()
+        log_out.close()
         self.conn = parent
         self.reader = _arena_end(parent.fileno())
         kind, value = self._receive(time.perf_counter() + STARTUP_TIMEOUT)
@@ -513,24 +486,11 @@ class ProcessHost(Host):
 
     def output(self, limit: int = 800) -> str:
         """The end of what the bot printed, for the cause of a crash ("" when it printed nothing)."""
-        if self.log_path is None:  # removed (closed): nothing to read
-            return ""
-        try:
-            with open(self.log_path, "rb") as handle:
-                handle.seek(0, os.SEEK_END)
-                handle.seek(max(0, handle.tell() - limit))
-                text = handle.read().decode("utf-8", "replace").strip()
-        except (OSError, ValueError, TypeError):
-            return ""
-        return f"; its last output: {text}" if text else ""
+        return last_output(self.log, limit) if self.log_path is not None else ""
 
     def _remove_log(self) -> None:
-        path, self.log_path = self.log_path, None
-        if path and not self.keep_log:
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+        self.log.close()
+        self.log_path = None
 
     def _replace(self) -> None:
         """Kill the process and start a fresh one that knows the match (outside any clock)."""
@@ -572,6 +532,7 @@ class ProcessHost(Host):
         reading cannot hold the arena."""
         fd = self.conn.fileno()
         view = memoryview(_LENGTH.pack(len(data)) + data)
+        self.sent_bytes += len(view)
         room = None
         while True:
             try:

@@ -41,11 +41,16 @@ class CappedLog:
         shared): the write end, to be the process's stdout and stderr and closed by
         :meth:`started` once it runs."""
         read_fd, write_fd = os.pipe()
+        self.drain(read_fd)
+        return write_fd
+
+    def drain(self, read_fd: int) -> None:
+        """Copy what comes through ``read_fd`` (the read end of a process's output pipe, which the log
+        now owns) into the log, up to the cap."""
         thread = threading.Thread(target=self._drain, args=(read_fd,), name=f"log:{os.path.basename(self.path)}",
                                   daemon=True)
         thread.start()
         self.threads = [t for t in self.threads if t.is_alive()] + [thread]
-        return write_fd
 
     @staticmethod
     def started(write_fd: int) -> None:
@@ -104,3 +109,9 @@ class CappedLog:
                 os.unlink(self.path)
             except OSError:
                 pass
+
+
+def last_output(log: CappedLog, limit: int = 800) -> str:
+    """The end of what a bot printed, for the cause of a crash ("" when it printed nothing)."""
+    text = log.tail(limit)
+    return f"; its last output: {text}" if text else ""

@@ -46,7 +46,7 @@ from arena.players.base import MatchInfo
 from arena.players.hosts import GRACE, ArenaFailure, BotCrash, BotTimeout, Host
 from arena.players.launch import Report, launcher
 from arena.players.limits import LOG_LIMIT
-from arena.players.logs import CappedLog
+from arena.players.logs import CappedLog, last_output
 from arena.v1 import player_pb2_grpc
 
 STARTUP_TIMEOUT = 60.0  # seconds for a launched command to answer its health check; never charged to its clock
@@ -399,8 +399,7 @@ class CommandHost(GrpcHost):
 
     def _output(self, limit: int = 800) -> str:
         """The last characters the command printed (for the cause of a crash)."""
-        text = self.log.tail(limit)
-        return f"; its last output: {text}" if text else ""
+        return last_output(self.log, limit)
 
     def _wait_ready(self) -> None:
         """Wait (outside any clock) until the bot's health check answers SERVING."""

@@ -140,10 +140,6 @@ class SandboxHost(ProcessHost):
             value = self._explain(value)
         return kind, value
 
-    def _remove_log(self) -> None:
-        self.log.close()
-        self.log_path = None
-
 
 @dataclass(frozen=True)
 class PinnedSocket(UnixAddress):
