@@ -108,7 +108,7 @@ def message_size(registry: "Registry", game: Any) -> int:
                             isolation="process")
     with open_hosts(registry, spec, game) as hosts:
         result = referee_for(spec, game, hosts).play()
-        sent = sum(host.sent_bytes for host in hosts)
+        sent = sum(getattr(host, "sent_bytes", 0) for host in hosts)  # ProcessHosts
     return round(sent / max(1, sum(times["decisions"] for times in result.think_times)))
 
 
