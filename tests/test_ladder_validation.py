@@ -14,7 +14,8 @@ import zipfile
 
 import pytest
 
-from arena.ladder import accounts, install, pyseat, submissions, validation
+from arena.ladder import accounts, install, submissions, validation
+from arena.players import folders
 from arena.ladder.accounts import AccountError
 from arena.players.sandbox import bwrap
 from tests.ladder_bots import harness
@@ -69,7 +70,7 @@ def test_a_module_bot_becomes_active_and_plays_from_its_own_site(ladder):
     assert version["status"] == "active" and version["reason"] == ""
     site = os.path.join(ladder.data_dir, "versions", "first", "1", "site")
     assert version["seat"] == f"pybot:{site}#first_legal:make"
-    assert sorted(pyseat.site_entries(site)) == ["first_legal.py"]
+    assert sorted(folders.site_entries(site)) == ["first_legal.py"]
 
 
 def test_two_submissions_at_once_cannot_both_pass_the_rate_limit(ladder, monkeypatch):
@@ -252,7 +253,7 @@ def test_a_version_left_validating_is_validated_when_the_ladder_starts_again(lad
     with open(os.path.join(site, "first_legal.py"), "wb") as handle:
         handle.write((harness.HERE / "first_legal.py").read_bytes())
     ladder.store.add_bot("later", "alice")
-    left = ladder.store.add_version("later", "python", pyseat.seat_name(site, "first_legal:make"), ["five_hundred"],
+    left = ladder.store.add_version("later", "python", folders.seat_name(site, "first_legal:make"), ["five_hundred"],
                                     "validating", path=os.path.dirname(site))
     threads = validation.resume(ladder)
     assert len(threads) == 1

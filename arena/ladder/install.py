@@ -7,7 +7,7 @@
   without importing its code here: its ``trick_arena`` entry points are read from its metadata,
   and a sandboxed inspector (:mod:`arena.ladder.inspect_child`) imports them and lists the bots.
 * program: ``files/`` holds the unpacked archive (no absolute paths, no ``..``, no links, a size
-  limit); its seat is ``program:FILES#COMMAND`` (:mod:`arena.ladder.pyseat`): the command's words
+  limit); its seat is ``program:FILES#COMMAND`` (:mod:`arena.players.folders`): the command's words
   that name its files resolved inside ``files/``, nothing outside it named, and the sandbox shows
   ``files/`` only.
 * grpc: nothing to install; the endpoint is checked by the grpc seat kind.
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from arena.errors import ArenaError
-from arena.ladder import pyseat
+from arena.players import folders
 from arena.players.trust import ARENA_DISTRIBUTION
 
 PIP_TIMEOUT = 300.0  # seconds for one pip run (a build, an install, the requirements' download)
@@ -217,7 +217,7 @@ def inspect(site: Path, modules: list[str]) -> list[dict[str, Any]]:
     from arena.players.limits import Limits
     from arena.players.sandbox import SITE, Sandbox, _python_binds, _site_binds, runtime_entries
 
-    entries = {**pyseat.site_entries(str(site)), **runtime_entries()}
+    entries = {**folders.site_entries(str(site)), **runtime_entries()}
     log = tempfile.TemporaryFile()
     sandbox = Sandbox(Limits(), [os.path.realpath(sys.executable), "-S", "-B", "-m", "arena.ladder.inspect_child",
                                  *modules],
@@ -293,7 +293,7 @@ def install_python(directory: Path, filename: str, content: bytes, bot: str | No
             raise InstallError(f"does not start: {name} does not compile: {exc}") from None
         shutil.copy(saved, site / name)
         os.chmod(site / name, 0o644)
-        return Installed(pyseat.seat_name(str(site), f"{module}:make"), None)
+        return Installed(folders.seat_name(str(site), f"{module}:make"), None)
     wheel = saved
     if name.endswith(".tar.gz"):
         built = directory / "build"
@@ -308,7 +308,7 @@ def install_python(directory: Path, filename: str, content: bytes, bot: str | No
                            "[project.entry-points.trick_arena] NAME = \"your_package.plugin\" to its pyproject.toml)")
     chosen = _choose(inspect(site, modules), bot)
     games = chosen.get("games")
-    return Installed(pyseat.seat_name(str(site), str(chosen.get("factory"))),
+    return Installed(folders.seat_name(str(site), str(chosen.get("factory"))),
                      tuple(str(g) for g in games) if isinstance(games, list) else None)
 
 
@@ -462,7 +462,7 @@ def install_program(directory: Path, archive: bytes, command: str, limit: int = 
         command_view(command_argv(resolved, 0), None, own=str(files))
     except ArenaError as exc:
         raise InstallError(f"does not start: {exc}") from None
-    return Installed(pyseat.program_seat_name(str(files), resolved), None)
+    return Installed(folders.program_seat_name(str(files), resolved), None)
 
 
 def check_endpoint(endpoint: Any) -> Installed:

@@ -1,4 +1,5 @@
-"""The ladder's seat kinds, each always run in a bubblewrap sandbox, whatever the match's isolation:
+"""Bots in folders of their own, each always run in a bubblewrap sandbox, whatever the match's
+isolation (the ladder seats every submitted version this way; anyone may):
 
 * ``pybot:DIR#module:attr``: a Python bot installed in a directory of its own (a ladder version's
   ``site/``). Its sandbox shows the arena's runtime and DIR's top-level entries (its packages,
@@ -16,9 +17,8 @@ import os
 import re
 
 from arena.errors import ArenaError
+from arena.kinds import SeatKind, SeatRequest, hookimpl
 from arena.players.hosts import Host
-from arena.players.seats import SeatKind, SeatRequest
-from arena.plugins import hookimpl
 
 PREFIX = "pybot:"
 PROGRAM_PREFIX = "program:"
