@@ -150,7 +150,7 @@ def _build_sdist(sdist: Path, out: Path) -> Path:
     """Build ``sdist`` into a wheel in ``out``, in a sandbox (its build runs the package's code):
     pip and setuptools of the arena's environment, read-only, no network, ``out`` writable."""
     from arena.players.limits import Limits
-    from arena.players.sandbox import SITE, Sandbox, _python_binds, _site_binds, runtime_entries
+    from arena.players.sandbox import Sandbox, python_site, runtime_entries
 
     entries = dict(runtime_entries())
     for name in _BUILD_TOOLS:  # found, not imported (importing setuptools here would patch distutils)
@@ -161,13 +161,13 @@ def _build_sdist(sdist: Path, out: Path) -> Path:
     inside_out = "/tmp/arena-build-out"
     inside_sdist = "/tmp/arena-build-in/" + sdist.name
     log = tempfile.TemporaryFile()
+    binds, env = python_site(entries)
     sandbox = Sandbox(Limits(cpu_seconds=int(PIP_TIMEOUT), tmp_size=256 * 1024 * 1024),
                       [os.path.realpath(sys.executable), "-B", "-m", "pip", "--disable-pip-version-check",
                        "--no-input", "-q", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
                        "--wheel-dir", inside_out, inside_sdist],
-                      binds=_python_binds() + _site_binds(entries) + ["--ro-bind", str(sdist), inside_sdist,
-                                                                      "--bind", str(out), inside_out],
-                      env={"PYTHONPATH": SITE, "PIP_NO_CACHE_DIR": "1"}, name="build")
+                      binds=binds + ["--ro-bind", str(sdist), inside_sdist, "--bind", str(out), inside_out],
+                      env={**env, "PIP_NO_CACHE_DIR": "1"}, name="build")
     if sandbox.root:
         os.chown(out, sandbox.uid, sandbox.gid)
     try:
@@ -215,14 +215,12 @@ def inspect(site: Path, modules: list[str]) -> list[dict[str, Any]]:
     """The bots the plugin ``modules`` in ``site`` register, found by importing them in a sandbox."""
     from arena.ladder.inspect_child import MARKER
     from arena.players.limits import Limits
-    from arena.players.sandbox import SITE, Sandbox, _python_binds, _site_binds, runtime_entries
+    from arena.players.sandbox import Sandbox, python_site, runtime_entries
 
-    entries = {**folders.site_entries(str(site)), **runtime_entries()}
+    binds, env = python_site({**folders.site_entries(str(site)), **runtime_entries()})
     log = tempfile.TemporaryFile()
     sandbox = Sandbox(Limits(), [os.path.realpath(sys.executable), "-S", "-B", "-m", "arena.ladder.inspect_child",
-                                 *modules],
-                      binds=_python_binds() + _site_binds(entries),
-                      env={"PYTHONPATH": SITE, "PYTHONDONTWRITEBYTECODE": "1"}, name="inspect")
+                                 *modules], binds=binds, env=env, name="inspect")
     try:
         sandbox.start(stdout=log.fileno())
         code = sandbox.exit_code(wait=INSPECT_TIMEOUT)

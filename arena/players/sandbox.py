@@ -266,6 +266,13 @@ def _bundled_uses(module_name: str, top: str, owners: list[str]) -> tuple[str, .
     return tuple(name for name in uses if isinstance(name, str) and name.split(".")[0] == "bots" and name != module_name)
 
 
+def python_site(entries: Mapping[str, str]) -> tuple[list[str], dict[str, str]]:
+    """(binds, env) that show a Python program in a sandbox the Python installation and ``entries``
+    ({name inside SITE: path outside}) as its site, ``PYTHONPATH`` pointing there: the public way
+    to build a bot's (or a tool's) site."""
+    return _python_binds() + _site_binds(entries), {"PYTHONPATH": SITE, "PYTHONDONTWRITEBYTECODE": "1"}
+
+
 def _site_binds(entries: Mapping[str, str]) -> list[str]:
     args = []
     for inside, outside in sorted(entries.items()):
@@ -526,7 +533,7 @@ def python_command(module_name: str, site: Mapping[str, str] | None = None, othe
     entries = {**own, **runtime_entries()} if site is not None else {**runtime_entries(), **own}
     python = os.path.realpath(sys.executable)
     command = [python, "-S", "-B", "-m", "arena.players.sandbox_child"]
-    return command, _python_binds() + _site_binds(entries), {"PYTHONPATH": SITE, "PYTHONDONTWRITEBYTECODE": "1"}
+    return (command, *python_site(entries))
 
 
 def socketpair() -> tuple[socket.socket, socket.socket]:

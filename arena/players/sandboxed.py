@@ -21,7 +21,7 @@ from arena.players.limits import Limits
 from arena.players import socket_dirs
 from arena.players.logs import CappedLog
 from arena.players.remote import ENV_HOST, ENV_PORT, ENV_SOCKET, CommandHost, UnixAddress, command_argv
-from arena.players.sandbox import SITE, SOCKET_DIR, SOCKET_NAME, Sandbox, python_command, runtime_entries, \
+from arena.players.sandbox import SOCKET_DIR, SOCKET_NAME, Sandbox, python_command, runtime_entries, \
     sandbox_uid, socketpair
 
 
@@ -326,12 +326,13 @@ def _add_arena_python(binds: list[str], env: dict[str, str]) -> None:
     from pathlib import Path
 
     import bots
-    from arena.players.sandbox import _python_binds, _site_binds
+    from arena.players.sandbox import python_site
 
     entries = dict(runtime_entries())
     entries["bots"] = str(Path(bots.__file__).parent)  # `arena serve-bot NAME` loads the bundled plugins
-    binds += _python_binds() + _site_binds(entries)
-    env.update({"PYTHONPATH": SITE, "PYTHONDONTWRITEBYTECODE": "1"})
+    site_binds, site_env = python_site(entries)
+    binds += site_binds
+    env.update(site_env)
 
 
 def command_view(words: list[str], cwd: str | None, own: str | None = None) -> tuple[list[str], dict[str, str], str, str]:
