@@ -12,6 +12,7 @@ the bot's answers are plain text, never unpickled by the arena.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import json
@@ -26,7 +27,7 @@ import sys
 from sys import getrefcount
 import time
 import traceback
-from typing import Any, Mapping, overload
+from typing import Any, ContextManager, Mapping, Protocol, overload
 
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo, Player
@@ -402,6 +403,83 @@ def arena_cpus() -> set[int] | None:
     return getaffinity(0) if getaffinity is not None else None
 
 
+class Launched(Protocol):
+    """A bot process as its launcher started it (:class:`Launcher`): the arena's end of its pipe,
+    and what the host may do to it."""
+
+    conn: Any  # the arena's end of the pipe (``fileno()``, ``close()``)
+    what: str  # how a message names it ("the bot process", "the sandboxed bot process")
+
+    def turn(self) -> ContextManager[None]:
+        """Around each call: the process runs within it (a sandbox is paused outside it)."""
+
+    def kill(self) -> None:
+        """Kill it and close the arena's end."""
+
+    def exit_code(self, wait: float) -> int | None:
+        """Its exit code, waiting up to ``wait`` seconds (None: still running)."""
+
+    def explain(self, text: str, code: int | None = None) -> str:
+        """``text`` (a crash of it) with what the launcher knows of the cause (a limit it hit)."""
+
+
+class Launcher(Protocol):
+    """Starts bot processes that serve a Python bot on the pipe of this module (:func:`serve`)."""
+
+    def launch(self, path: str, settings: Mapping[str, Any], seed: int, log: CappedLog) -> Launched:
+        """Start one for the factory at ``path``, its output into ``log``; the arena's failure to
+        start it raises :class:`ArenaFailure`."""
+
+
+class _Forked:
+    """A bot process forked from the fork server (:class:`ForkServerLauncher`)."""
+
+    what = "the bot process"
+
+    def __init__(self, conn: Any, process: Any):
+        self.conn = conn
+        self.process = process
+
+    def turn(self) -> ContextManager[None]:
+        return contextlib.nullcontext()
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+        self.conn.close()
+
+    def exit_code(self, wait: float) -> int | None:
+        self.process.join(wait)
+        return self.process.exitcode
+
+    def explain(self, text: str, code: int | None = None) -> str:
+        return text
+
+
+class ForkServerLauncher:
+    """Bot processes forked from the arena's fork server (see the module's doc), on the CPUs of the
+    arena's process (:func:`arena_cpus`)."""
+
+    def launch(self, path: str, settings: Mapping[str, Any], seed: int, log: CappedLog) -> Launched:
+        _quiet_fork_server()
+        parent, child = _CONTEXT.Pipe()
+        log_in, log_out = _CONTEXT.Pipe(duplex=False)  # its output: Connections, which a fork server passes on
+        log.drain(os.dup(log_in.fileno()))
+        log_in.close()
+        process = _CONTEXT.Process(target=serve, args=(child, path, dict(settings), seed, arena_cpus(), log_out),
+                                   daemon=True, name=f"bot:{path}")
+        try:
+            process.start()
+        except OSError as exc:  # the arena's fork server (a broken pipe to it, no more processes): the arena's failure
+            parent.close()
+            raise ArenaFailure(f"cannot start the bot's process: {type(exc).__name__}: {exc}") from None
+        finally:
+            child.close()
+            log_out.close()
+        return _Forked(parent, process)
+
+
 def _arena_end(fd: int) -> "_Reader":
     """The arena's end of a bot's pipe, which never blocks (reads and writes wait in ``poll`` with
     the call's deadline), and its reader."""
@@ -425,17 +503,19 @@ class ProcessHost(Host):
     sent_bytes = 0  # bytes of the messages of the match's calls (for `arena bench`)
 
     def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0,
-                 log_path: str | None = None):
+                 log_path: str | None = None, *, launcher: Launcher | None = None, log: CappedLog | None = None):
         self.path = factory if isinstance(factory, str) else factory_path(factory)
         self.settings = dict(settings or {})
         self.seed = seed
+        self.launcher: Launcher = launcher or ForkServerLauncher()
+        self.launched: Launched | None = None
         self.info: MatchInfo | None = None
-        self.process: Any = None
         self.conn: Any = None
         self.reader: _Reader | None = None
         self.ignored: frozenset[str] = frozenset()
         self.restarts = 0
-        self.log = CappedLog(log_path)  # a temporary file unless log_path (the user's to read: a tournament's)
+        # a temporary file unless log_path (the user's to read: a tournament's)
+        self.log = log if log is not None else CappedLog(log_path)
         self.log_path: str | None = self.log.path
         try:
             self._spawn()
@@ -445,44 +525,23 @@ class ProcessHost(Host):
 
     # -- process management ------------------------------------------------------------------
     def _spawn(self) -> None:
-        _quiet_fork_server()
-        parent, child = _CONTEXT.Pipe()
-        log_in, log_out = _CONTEXT.Pipe(duplex=False)  # its output: Connections, which a fork server passes on
-        self.log.drain(os.dup(log_in.fileno()))
-        log_in.close()
-        self.process = _CONTEXT.Process(
-            target=serve, args=(child, self.path, self.settings, self.seed, arena_cpus(), log_out), daemon=True,
-            name=f"bot:{self.path}",
-        )
-        try:
-            self.process.start()
-        except OSError as exc:  # the arena's fork server (a broken pipe to it, no more processes): the arena's failure
-            parent.close()
-            child.close()
-            log_out.close()
-            self.process = None
-            raise ArenaFailure(f"cannot start the bot's process: {type(exc).__name__}: {exc}") from None
-        child.close()
-        log_out.close()
-        self.conn = parent
-        self.reader = _arena_end(parent.fileno())
-        kind, value = self._receive(time.perf_counter() + STARTUP_TIMEOUT)
+        launched = self.launched = self.launcher.launch(self.path, self.settings, self.seed, self.log)
+        self.conn = launched.conn
+        self.reader = _arena_end(launched.conn.fileno())
+        with launched.turn():  # a sandbox runs until it is ready, and waits for its first call
+            kind, value = self._receive(time.perf_counter() + STARTUP_TIMEOUT)
         if kind is None:
             self._kill()
-            raise BotCrash(f"the bot process did not start within {STARTUP_TIMEOUT:.0f} s")
+            raise BotCrash(f"{launched.what} did not start within {STARTUP_TIMEOUT:.0f} s{self.output()}")
         if kind != "ready":
             self._kill()
-            raise BotCrash(f"the bot could not be created: {value}")
+            raise BotCrash(launched.explain(f"the bot could not be created: {value}"))
         self.ignored = frozenset(value.get("ignores", ()) if isinstance(value, dict) else ())
 
     def _kill(self) -> None:
-        if self.process is not None and self.process.is_alive():
-            self.process.kill()
-        if self.process is not None:
-            self.process.join(5)
-        if self.conn is not None:
-            self.conn.close()
-        self.process = self.conn = self.reader = None
+        if self.launched is not None:
+            self.launched.kill()
+        self.launched = self.conn = self.reader = None
 
     def output(self, limit: int = 800) -> str:
         """The end of what the bot printed, for the cause of a crash ("" when it printed nothing)."""
@@ -508,17 +567,20 @@ class ProcessHost(Host):
         try:
             data = self.reader.read(deadline)  # type: ignore[union-attr]
         except (EOFError, OSError):
-            code = self.process.exitcode if self.process is not None else None
-            if self.process is not None:
-                self.process.join(1)
-                code = self.process.exitcode
-            raise BotCrash(f"the bot process died (exit code {code}){self.output()}") from None
+            launched = self.launched
+            if launched is None:
+                raise BotCrash(f"the bot process died{self.output()}") from None
+            code = launched.exit_code(wait=1.0)
+            raise BotCrash(launched.explain(f"{launched.what} died (exit code {code}){self.output()}", code)) from None
         except _Oversized as exc:  # the rest of it is still in the pipe: the process must go
             self._kill()
             return "oversized", f"an answer of {exc.length} bytes, over the limit of {MAX_ANSWER_BYTES}"
         if data is None:
             return None, None
-        return _decode(data)
+        kind, value = _decode(data)
+        if kind == "error" and isinstance(value, str) and self.launched is not None:
+            value = self.launched.explain(value)
+        return kind, value
 
     def _ensure_process(self) -> None:
         if self.conn is None:
@@ -550,6 +612,11 @@ class ProcessHost(Host):
 
     def _call(self, verb: str, payload: Any, timeout: float, replace_on_fault: bool = True) -> tuple[Any, float]:
         self._ensure_process()
+        assert self.launched is not None
+        with self.launched.turn():  # a sandbox runs for this call only
+            return self._exchange(verb, payload, timeout, replace_on_fault)
+
+    def _exchange(self, verb: str, payload: Any, timeout: float, replace_on_fault: bool) -> tuple[Any, float]:
         message = _message(verb, payload)
         start = time.perf_counter()
         try:
@@ -616,10 +683,12 @@ class ProcessHost(Host):
             self._call(event, payload, timeout)
 
     def close(self) -> None:
-        if self.conn is not None:
+        if self.conn is not None and self.launched is not None:
             try:
-                _write(self.conn.fileno(), _message("close", None))
-                self._receive(time.perf_counter() + 1.0)
+                with self.launched.turn():  # a paused sandbox would be waited for in vain
+                    deadline = time.perf_counter() + 1.0
+                    if self._send(_message("close", None), deadline):
+                        self._receive(deadline)
             except (BotCrash, EOFError, OSError):
                 pass
         self._kill()

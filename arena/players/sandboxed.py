@@ -9,14 +9,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import socket
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, ContextManager, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
-from arena.players.hosts import MAX_ANSWER_BYTES, ArenaFailure, BotCrash
-from arena.players.isolated import STARTUP_TIMEOUT, ProcessHost, _arena_end, _decode, _message, _Oversized, _write, \
-    factory_path
+from arena.players.hosts import ArenaFailure, BotCrash
+from arena.players.isolated import ProcessHost, _message, _write, factory_path
 from arena.players.limits import Limits
 from arena.players import socket_dirs
 from arena.players.logs import CappedLog
@@ -39,46 +39,48 @@ def turns(host: Any) -> Iterator[None]:
             host.sandbox.pause()
 
 
-class SandboxHost(ProcessHost):
-    """A Python plugin bot in a sandbox of its own (replaced, in a fresh sandbox, after a crash or a timeout).
-    ``site``: the bot's code as {name inside the sandbox's site: path outside} (a ladder's installed
-    version), instead of the code found from its factory's module in the arena's environment.
-    ``other_bot_modules``: the other registered bots' modules (:func:`bot_entries`)."""
+class _Sandboxed:
+    """A bot process in a bubblewrap sandbox of its own (:class:`SandboxLauncher`): paused between
+    its calls, so the bots of a match take turns (:func:`turns`)."""
 
-    def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0, *,
-                 limits: Limits | None = None, log_path: str | None = None, site: Mapping[str, str] | None = None,
-                 other_bot_modules: Sequence[str] = ()):
-        self.path = factory if isinstance(factory, str) else factory_path(factory)
-        self.settings = dict(settings or {})
-        self.seed = seed
-        self.limits = limits or Limits()
-        self.info = None
-        self.process = None
-        self.conn = None
-        self.reader = None
-        self.ignored = frozenset()
-        self.restarts = 0
-        self.sandbox: Sandbox | None = None
-        self.command, self.binds, self.env = python_command(self.path.partition(":")[0], site, other_bot_modules)
-        self.log = CappedLog(log_path, self.limits.log_size)
-        self.log_path = self.log.path
-        try:
-            self._spawn()
-        except BaseException:
-            self._remove_log()
-            raise
+    what = "the sandboxed bot process"
 
-    def _spawn(self) -> None:
+    def __init__(self, conn: socket.socket, sandbox: Sandbox):
+        self.conn = conn
+        self.sandbox = sandbox
+
+    def turn(self) -> ContextManager[None]:
+        return turns(self)
+
+    def kill(self) -> None:
+        self.sandbox.kill()
+        self.conn.close()
+
+    def exit_code(self, wait: float) -> int | None:
+        return self.sandbox.exit_code(wait=wait)
+
+    def explain(self, text: str, code: int | None = None) -> str:
+        return self.sandbox.explain(text, code)
+
+
+class SandboxLauncher:
+    """Each bot process started fresh in a sandbox of its own (never from the fork server), running
+    ``python -m arena.players.sandbox_child``, which is told the bot to make by an ``init`` message."""
+
+    def __init__(self, limits: Limits, command: list[str], binds: list[str], env: dict[str, str]):
+        self.limits, self.command, self.binds, self.env = limits, command, binds, env
+
+    def launch(self, path: str, settings: Mapping[str, Any], seed: int, log: CappedLog) -> _Sandboxed:
         parent, child = socketpair()
         try:  # the sandbox is the arena's: failing to make or start it is the arena's failure, not the bot's
-            self.sandbox = Sandbox(self.limits, self.command + [str(child.fileno())], binds=self.binds, env=self.env)
-            output = self.log.pipe()
+            sandbox = Sandbox(self.limits, self.command + [str(child.fileno())], binds=self.binds, env=self.env)
+            output = log.pipe()
         except (OSError, ArenaError) as exc:
             parent.close()
             child.close()
             raise ArenaFailure(f"cannot make the sandbox: {type(exc).__name__}: {exc}") from None
         try:
-            self.process = self.sandbox.start(stdout=output, pass_fds=(child.fileno(),))
+            sandbox.start(stdout=output, pass_fds=(child.fileno(),))
         except ArenaFailure:
             parent.close()
             raise
@@ -88,57 +90,33 @@ class SandboxHost(ProcessHost):
         finally:
             child.close()
             CappedLog.started(output)
-        self.conn = parent
-        self.reader = _arena_end(parent.fileno())
         try:
-            _write(parent.fileno(), _message("init", {"path": self.path, "settings": self.settings, "seed": self.seed}))
-        except OSError:  # it died before reading a word: _receive says how (its exit code and output)
+            _write(parent.fileno(), _message("init", {"path": path, "settings": dict(settings), "seed": seed}))
+        except OSError:  # it died before reading a word: the host's first read says how (exit code, output)
             pass
-        kind, value = self._receive(time.perf_counter() + STARTUP_TIMEOUT)
-        if kind is None:
-            self._kill()
-            raise BotCrash(f"the sandboxed bot did not start within {STARTUP_TIMEOUT:.0f} s{self.output()}")
-        if kind != "ready":
-            self._kill()
-            raise BotCrash(self._explain(f"the bot could not be created: {value}"))
-        self.ignored = frozenset(value.get("ignores", ()) if isinstance(value, dict) else ())
-        self.sandbox.pause()  # until its first call (it may ignore every notification before it)
+        return _Sandboxed(parent, sandbox)
 
-    def _explain(self, text: str, code: int | None = None) -> str:
-        return self.sandbox.explain(text, code) if self.sandbox is not None else text
 
-    def _call(self, verb: str, payload: Any, timeout: float, replace_on_fault: bool = True) -> tuple[Any, float]:
-        """A call with the sandbox running; paused again once it is answered (see :func:`turns`)."""
-        with turns(self):
-            return super()._call(verb, payload, timeout, replace_on_fault)
+class SandboxHost(ProcessHost):
+    """A Python plugin bot in a sandbox of its own (replaced, in a fresh sandbox, after a crash or a
+    timeout): a :class:`ProcessHost` whose processes a :class:`SandboxLauncher` starts, with the
+    tournament's ``limits`` (its log capped at their ``log_size``). ``site``: the bot's code as
+    {name inside the sandbox's site: path outside} (a ladder's installed version), instead of the
+    code found from its factory's module in the arena's environment. ``other_bot_modules``: the
+    other registered bots' modules (:func:`bot_entries`)."""
 
-    def close(self) -> None:
-        if self.sandbox is not None:
-            self.sandbox.resume()  # to read its close message (a paused one would be waited for in vain)
-        super().close()
+    def __init__(self, factory: Any, settings: Mapping[str, Any] | None = None, seed: int = 0, *,
+                 limits: Limits | None = None, log_path: str | None = None, site: Mapping[str, str] | None = None,
+                 other_bot_modules: Sequence[str] = ()):
+        limits = limits or Limits()
+        path = factory if isinstance(factory, str) else factory_path(factory)
+        launcher = SandboxLauncher(limits, *python_command(path.partition(":")[0], site, other_bot_modules))
+        super().__init__(path, settings, seed, launcher=launcher, log=CappedLog(log_path, limits.log_size))
 
-    def _kill(self) -> None:
-        if self.sandbox is not None:
-            self.sandbox.kill()
-        if self.conn is not None:
-            self.conn.close()
-        self.process = self.conn = self.reader = None
-
-    def _receive(self, deadline: float) -> tuple[str | None, Any]:
-        try:
-            data = self.reader.read(deadline)  # type: ignore[union-attr]
-        except (EOFError, OSError):
-            code = self.sandbox.exit_code(wait=1.0) if self.sandbox is not None else None
-            raise BotCrash(self._explain(f"the sandboxed bot process died (exit code {code}){self.output()}", code)) from None
-        except _Oversized as exc:
-            self._kill()
-            return "oversized", f"an answer of {exc.length} bytes, over the limit of {MAX_ANSWER_BYTES}"
-        if data is None:
-            return None, None
-        kind, value = _decode(data)
-        if kind == "error" and isinstance(value, str):
-            value = self._explain(value)
-        return kind, value
+    @property
+    def sandbox(self) -> Sandbox | None:
+        """The sandbox of its current process (None between a crash and its replacement)."""
+        return self.launched.sandbox if isinstance(self.launched, _Sandboxed) else None
 
 
 @dataclass(frozen=True)
