@@ -11,7 +11,8 @@ import pytest
 
 from arena.players.seats import make_host
 from arena.players.hosts import MAX_ANSWER_BYTES
-from arena.players.isolated import ProcessHost, _decode
+from arena.players.isolated import ProcessHost
+from arena.players.pipe import decode as _decode
 from arena.referee import FaultPolicy, Referee, TimeControl
 from arena.referee.faults import MAX_ANSWER_CHARS, MAX_MESSAGE_CHARS
 

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from arena.games.base import shuffle
-from arena.players import isolated
+from arena.players import pipe
 from arena.players.hosts import InProcessHost
 from arena.plugins import get_registry
 from arena.referee import Referee, TimeControl
@@ -104,9 +104,9 @@ def test_the_inline_shuffle_is_randoms():
 
 @pytest.mark.parametrize("answer", ["play 10H", "", "é\u2028", "\udc80", None, True, 3, 2.5, [1, "x"], {"a": 1}, object()])
 def test_the_isolated_wire_never_unpickles_what_a_bot_sends(answer):
-    kind, value = isolated._decode(isolated._answer(answer))
+    kind, value = pipe.decode(pipe.answer(answer))
     if answer is None or type(answer) in (str, bool, int, float):
         assert kind == "ok" and value == answer and type(value) is type(answer)
     else:
         assert kind == "garbage" and value == repr(answer)[:200]
-    assert isolated._decode(pickle.dumps(("ok", "play 10H")))[0] == "garbage"  # a pickle is not an answer
+    assert pipe.decode(pickle.dumps(("ok", "play 10H")))[0] == "garbage"  # a pickle is not an answer

@@ -13,7 +13,7 @@ import struct
 import pytest
 
 from arena.matches import MatchSpec, play_match
-from arena.players import isolated
+from arena.players import isolated, pipe
 from arena.players.base import Player
 
 GAMES = [("bid_euchre", {}), ("five_hundred", {"players": 3}), ("fifty_six", {}), ("all_fours", {"players": 2})]
@@ -70,7 +70,7 @@ class Asker(Player):
         return self.rng.choice(observation["legal_actions"])
 
     def end_hand(self, result):
-        view = next(o for o in gc.get_objects() if type(o).__name__ == "_SeatView")
+        view = next(o for o in gc.get_objects() if type(o).__name__ == "SeatView")
         os.write(view.fd, struct.pack("!I", 1) + b"n")
 
 
@@ -116,14 +116,14 @@ def test_a_kept_observation_shows_its_own_decision_in_a_process_too(tmp_path):
 
 def test_only_what_a_bot_reads_crosses_the_pipe(monkeypatch, tmp_path):
     sent: list[tuple[str, int]] = []
-    message = isolated._message
+    message = pipe.message
 
     def counted(verb, payload):
         data = message(verb, payload)
         sent.append((verb, len(data)))
         return data
 
-    monkeypatch.setattr(isolated, "_message", counted)
+    monkeypatch.setattr(pipe, "message", counted)
     _play("bid_euchre", {}, ["random"] * 4, "process", tmp_path, "random")
     acts = [size for verb, size in sent if verb == "act"]
     assert len(acts) > 20 and max(acts) < 200  # legal_actions and the clock: no observation
@@ -153,7 +153,7 @@ class Deaf(Player):
         import threading
         import time
 
-        pipe = next(o for o in gc.get_objects() if type(o).__name__ == "_Reader")  # its end of the pipe
+        pipe = next(o for o in gc.get_objects() if type(o).__name__ == "Reader")  # its end of the pipe
         frame = struct.pack("!I", 5) + b"spass"
         threading.Thread(target=lambda: [os.write(pipe.fd, frame) for _ in range(100_000)], daemon=True).start()
         time.sleep(3600)

@@ -6,35 +6,31 @@ it is forked from a *fork server* (``multiprocessing``'s ``forkserver`` method):
 started for that purpose, which has imported nothing but the arena's own process code (never a bot's
 module: each child imports its own bot after the fork, so no bot can touch what another bot's process
 starts from) and has never seen a game. A fork of it starts in milliseconds where a fresh
-interpreter takes a tenth of a second; elsewhere the child is a fresh interpreter (``spawn``). Messages go over a pipe (see "the wire" below): the arena's are pickled,
-the bot's answers are plain text, never unpickled by the arena.
+interpreter takes a tenth of a second; elsewhere the child is a fresh interpreter (``spawn``).
+
+Messages go over a pipe, by the protocol of :mod:`arena.players.pipe` (the bot's answers are plain
+text, never unpickled by the arena). :class:`ProcessHost` is the arena's end of it; a
+:class:`Launcher` starts the process at the other end (:class:`ForkServerLauncher` here, the
+sandbox's in :mod:`arena.players.sandboxed`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
-import io
-import json
-import marshal
 import math
 import multiprocessing
 import os
-import pickle
 import select
-import struct
-import sys
-from sys import getrefcount
 import time
-import traceback
-from typing import Any, ContextManager, Mapping, Protocol, overload
+from typing import Any, ContextManager, Mapping, Protocol
 
 from arena.errors import ArenaError
-from arena.players.base import MatchInfo, Player
-from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Host, ignored_calls
-from arena.players.launch import die_with_parent
+from arena.players import pipe
+from arena.players.base import MatchInfo
+from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Host
 from arena.players.logs import CappedLog, last_output
-from arena.referee.observation import LazyObservation, attach
+from arena.players.pipe import load_factory as _load  # the old name, still used by callers
+from arena.referee.observation import LazyObservation
 
 STARTUP_TIMEOUT = 60.0  # seconds for a fresh interpreter to import the bot; never charged to its clock
 # The modules the fork server imports before it forks bot processes: the arena's, never a bot's.
@@ -88,308 +84,6 @@ def factory_path(factory: Any) -> str:
     return path
 
 
-def _load(path: str) -> Any:
-    module, _, name = path.partition(":")
-    target: Any = importlib.import_module(module)
-    for part in name.split("."):
-        target = getattr(target, part)
-    return target
-
-
-# -- the wire between the arena and the bot process ------------------------------------------------
-#
-# Each message is a 4-byte big-endian length and that many bytes, written with one system call and
-# read with as few as the pipe allows (the arena polls one ``select.poll`` object kept per host).
-# Arena -> bot: ``(verb, payload)`` marshalled, or pickled when it is not plain data (the bot process
-# trusts the arena). A decision is ``("act", (known, changes))`` (see "observations" below). Bot -> arena:
-# one tag byte and plain text, never a pickle, so that a hostile bot cannot make the arena run
-# code by what it sends: ``o`` ok (nothing), ``s`` + UTF-8 an answer string, ``j`` + JSON an answer
-# that is None, a bool or a number, ``g`` + UTF-8 the repr of any other answer (garbage),
-# ``e`` + UTF-8 an exception's traceback, ``r`` + JSON ready (which notifications the bot ignores),
-# ``n`` (during a decision) "send me the whole observation", answered by ``("observation", changes)``.
-#
-# Observations. Most of a decision's cost was building, sending and reading the whole observation,
-# which many bots never read past ``legal_actions``. So a decision sends ``known`` (the referee's
-# keys: ``legal_actions``, ``time_left``, ``bank_left``) and, only to a bot that has read a whole
-# observation before, ``changes``; the bot process hands its bot a LazyObservation, as an
-# in-process bot gets, which asks the arena (``n``) the first time the bot reads anything else. Both
-# ends keep the last observation sent, each value marshalled on its own (:func:`_encode_values`),
-# and ``changes`` holds only the values that differ from it: ``("all", values)`` (the keys or their
-# order changed) or ``("some", values)``. The bot's dict is made afresh from those bytes each
-# time, so a bot that changes what it was given changes nothing the next observation is made from.
-
-_LENGTH = struct.Struct("!I")
-# The longest message read from a bot process: an answer of MAX_ANSWER_BYTES and its tag, or an
-# exception's traceback of as much (a longer traceback is cut by the bot process itself).
-_MESSAGE_LIMIT = MAX_ANSWER_BYTES + 1
-
-
-def _write(fd: int, data: bytes) -> None:
-    view = memoryview(_LENGTH.pack(len(data)) + data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-class _Oversized(Exception):
-    """A message longer than the reader's limit (the rest of it is never read)."""
-
-    def __init__(self, length: int, limit: int):
-        self.length = length
-        super().__init__(f"a message of {length} bytes, over the limit of {limit}")
-
-
-class _Reader:
-    """Whole messages from a file descriptor; ``deadline`` (perf_counter time) bounds the wait.
-
-    ``limit``: the longest message accepted (None: any); a longer one raises :class:`_Oversized`
-    as soon as its length is read, so the arena never holds more of a bot's answer than that.
-    """
-
-    def __init__(self, fd: int, limit: int | None = None):
-        self.fd = fd
-        self.limit = limit
-        self.buffer = b""
-        self.poller = select.poll()
-        self.poller.register(fd, select.POLLIN)
-
-    @overload
-    def read(self, deadline: None = None) -> bytes: ...
-    @overload
-    def read(self, deadline: float | None) -> bytes | None: ...
-
-    def read(self, deadline: float | None = None) -> bytes | None:
-        """The next message; None when the deadline passed first. EOFError when the other end closed."""
-        buffer = self.buffer
-        while True:
-            if len(buffer) >= 4:
-                length = _LENGTH.unpack_from(buffer)[0]
-                if self.limit is not None and length > self.limit:
-                    self.buffer = b""
-                    raise _Oversized(length, self.limit)
-                end = 4 + length
-                if len(buffer) >= end:
-                    self.buffer = buffer[end:]
-                    return buffer[4:end]
-                want = end - len(buffer)
-            else:
-                want = 4
-            if deadline is not None:
-                left = deadline - time.perf_counter()
-                if left <= 0 or not self.poller.poll(max(1, math.ceil(left * 1000))):
-                    self.buffer = buffer
-                    return None
-            chunk = os.read(self.fd, max(want, 4096))
-            if not chunk:
-                self.buffer = buffer
-                raise EOFError("the other end closed the pipe")
-            buffer += chunk
-
-
-def _answer(value: Any) -> bytes:
-    """A bot's answer (or notification result) as the arena reads it (see above)."""
-    if value is None:
-        return b"o"
-    if type(value) is str:
-        try:
-            return b"s" + value.encode("utf-8")
-        except UnicodeEncodeError:  # lone surrogates: JSON keeps them exactly
-            return b"j" + json.dumps(value).encode("ascii")
-    if type(value) in (bool, int, float):
-        return b"j" + json.dumps(value).encode("ascii")
-    return b"g" + _safe_repr(value).encode("utf-8", "replace")
-
-
-def _safe_repr(value: Any) -> str:
-    try:
-        return repr(value)[:200]
-    except Exception as exc:  # a repr that raises is garbage too
-        return f"<unprintable {type(value).__name__}: {type(exc).__name__}>"
-
-
-def _redirect_output(output: Any) -> None:
-    """The bot's standard output and error go into ``output``, the pipe of its log (whose arena end
-    caps it: :class:`arena.players.logs.CappedLog`), never to the arena's own: what Python writes
-    and what is written below it (C libraries, ``os.write``) alike."""
-    os.dup2(output.fileno(), 1)
-    os.dup2(output.fileno(), 2)
-    output.close()
-    sys.stdout = sys.stderr = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8", errors="replace",
-                                               write_through=True)
-
-
-def _quiet_child() -> None:
-    """A bot process leaves Ctrl-C to its arena (which stops it), and dies with its parent."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent()
-
-
-def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: Any = None,
-          output: Any = None) -> None:
-    """The child's loop: make the player, then answer one message at a time until told to close.
-
-    ``output``: the write end of the pipe of the bot's log (its standard output and error go there).
-
-    ``cpus``: the CPUs the arena's process may run on, which the bot process then keeps to (a fork
-    of the fork server would otherwise have the fork server's): see :func:`arena_cpus`.
-    """
-    os.environ["ARENA_BOT_PROCESS"] = "1"  # lets a bot know it is isolated
-    _quiet_child()
-    if output is not None:
-        _redirect_output(output)
-    if cpus:
-        try:
-            os.sched_setaffinity(0, cpus)
-        except OSError:  # a CPU the arena had is not ours: run wherever the system lets us
-            pass
-    fd = conn.fileno()
-    try:
-        player: Player = _load(path)(dict(settings), seed)
-    except Exception:
-        _write(fd, _error(traceback.format_exc(limit=-3)))
-        return
-    _write(fd, b"r" + json.dumps({"ignores": sorted(ignored_calls(player))}).encode("utf-8"))
-    reader = _Reader(fd)
-    view = _SeatView(fd, reader)
-    value: Any  # what the player's call returned (start_match returns nothing)
-    while True:
-        try:
-            verb, payload = _load_message(reader.read())
-        except (EOFError, OSError):
-            return
-        try:
-            if verb == "act":
-                value = view.act(player, *payload)
-            elif verb == "start":
-                player.start_match(MatchInfo(**payload))
-                value = None
-            elif verb in ("end_hand", "end_match"):
-                value = getattr(player, verb)(payload)
-            elif verb == "close":
-                player.close()
-                _write(fd, b"o")
-                return
-            else:
-                value = None
-        except Exception:
-            _write(fd, _error(traceback.format_exc(limit=-3)))
-            continue
-        _write(fd, _answer(value))
-
-
-def _encode_values(observation: Mapping[str, Any]) -> dict[str, bytes]:
-    """Each value of a whole observation marshalled on its own (version 2: no references between
-    objects, so equal values give equal bytes)."""
-    dumps = marshal.dumps
-    return {key: dumps(value, 2) for key, value in observation.items()}
-
-
-def _changes(sent: dict[str, bytes] | None, values: dict[str, bytes]) -> tuple[str, dict[str, bytes]]:
-    """What the other end needs to turn ``sent`` into ``values`` (see "observations" above)."""
-    if sent is None or list(sent) != list(values):
-        return "all", values
-    get = sent.get
-    return "some", {key: data for key, data in values.items() if get(key) != data}
-
-
-class _SeatView:
-    """The bot process's end of the observations (see "observations" above): the last whole
-    observation it got, and the LazyObservation it gives the bot for each decision."""
-
-    def __init__(self, fd: int, reader: "_Reader"):
-        self.fd = fd
-        self.reader = reader
-        self.values: dict[str, bytes] = {}
-        self.current = False  # ``values`` are this decision's
-
-    def apply(self, changes: tuple[str, dict[str, bytes]]) -> None:
-        how, values = changes
-        if how == "all":
-            self.values = dict(values)
-        else:
-            self.values.update(values)
-        self.current = True
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        """The whole observation of this decision (LazyObservation's ``state.observation(seat)``)."""
-        if not self.current:
-            _write(self.fd, b"n")
-            verb, changes = _load_message(self.reader.read())
-            if verb != "observation":
-                raise ArenaError(f"the arena answered a request for the observation with {verb!r}")
-            self.apply(changes)
-        loads = marshal.loads
-        return {key: loads(data) for key, data in self.values.items()}
-
-    def act(self, player: Player, known: dict[str, Any], changes: tuple[str, dict[str, bytes]] | None) -> Any:
-        self.current = False
-        if changes is not None:
-            self.apply(changes)
-            return player.act({**self.observation(0), **known})
-        observation = LazyObservation(known)
-        attach(observation, self, 0)
-        try:
-            return player.act(observation)
-        finally:
-            if not observation.built and getrefcount(observation) > 2:
-                observation.settle()  # the bot kept it: fix it to this decision (as the referee does)
-
-
-def _error(text: str) -> bytes:
-    """An ``e`` message: the traceback, its end kept when it is too long for the arena to read."""
-    data = text.encode("utf-8", "replace")
-    if len(data) > MAX_ANSWER_BYTES:
-        data = b"...(cut)\n" + data[-(MAX_ANSWER_BYTES - 16):]
-    return b"e" + data
-
-
-def _message(verb: str, payload: Any) -> bytes:
-    """An arena -> bot message: ``m`` + marshal (plain data: the usual case, and the fastest), else
-    ``p`` + pickle."""
-    if type(payload) is not dict and isinstance(payload, dict):
-        payload = dict(payload)  # a LazyObservation: the whole observation, as a plain dict
-    try:
-        return b"m" + marshal.dumps((verb, payload))
-    except ValueError:  # not plain data (a custom object somewhere)
-        return b"p" + pickle.dumps((verb, payload), pickle.HIGHEST_PROTOCOL)
-
-
-def _load_message(data: bytes) -> tuple[str, Any]:
-    return marshal.loads(data[1:]) if data[:1] == b"m" else pickle.loads(data[1:])
-
-
-def _decode(data: bytes) -> tuple[str, Any]:
-    """(kind, value) of a message from the bot process: kind is ok, error, garbage or ready.
-
-    Whatever the bytes, this returns: a message that does not decode is garbage (a fault of the bot).
-    """
-    try:
-        return _decode_strict(data)
-    except (ValueError, RecursionError) as exc:  # bad UTF-8 or JSON (UnicodeDecodeError, JSONDecodeError: ValueErrors)
-        return "garbage", f"an unreadable message from the bot process ({len(data)} bytes: {type(exc).__name__})"
-
-
-def _decode_strict(data: bytes) -> tuple[str, Any]:
-    tag, body = data[:1], data[1:]
-    if tag == b"s":
-        return "ok", body.decode("utf-8")
-    if tag == b"o":
-        return "ok", None
-    if tag == b"j":
-        return "ok", json.loads(body)
-    if tag == b"g":
-        return "garbage", body.decode("utf-8", "replace")
-    if tag == b"e":
-        return "error", body.decode("utf-8", "replace")
-    if tag == b"n" and not body:
-        return "need", None
-    if tag == b"r":
-        value = json.loads(body)
-        return ("ready", value) if isinstance(value, dict) else ("garbage", f"a malformed ready message ({len(data)} bytes)")
-    return "garbage", f"an unreadable message from the bot process ({len(data)} bytes)"
-
-
 def arena_cpus() -> set[int] | None:
     """The CPUs this (the arena's) process may run on, where the platform says so.
 
@@ -424,7 +118,7 @@ class Launched(Protocol):
 
 
 class Launcher(Protocol):
-    """Starts bot processes that serve a Python bot on the pipe of this module (:func:`serve`)."""
+    """Starts bot processes that serve a Python bot on the pipe (:func:`arena.players.pipe.serve`)."""
 
     def launch(self, path: str, settings: Mapping[str, Any], seed: int, log: CappedLog) -> Launched:
         """Start one for the factory at ``path``, its output into ``log``; the arena's failure to
@@ -467,7 +161,7 @@ class ForkServerLauncher:
         log_in, log_out = _CONTEXT.Pipe(duplex=False)  # its output: Connections, which a fork server passes on
         log.drain(os.dup(log_in.fileno()))
         log_in.close()
-        process = _CONTEXT.Process(target=serve, args=(child, path, dict(settings), seed, arena_cpus(), log_out),
+        process = _CONTEXT.Process(target=pipe.serve, args=(child, path, dict(settings), seed, arena_cpus(), log_out),
                                    daemon=True, name=f"bot:{path}")
         try:
             process.start()
@@ -480,11 +174,11 @@ class ForkServerLauncher:
         return _Forked(parent, process)
 
 
-def _arena_end(fd: int) -> "_Reader":
+def _arena_end(fd: int) -> "pipe.Reader":
     """The arena's end of a bot's pipe, which never blocks (reads and writes wait in ``poll`` with
     the call's deadline), and its reader."""
     os.set_blocking(fd, False)
-    return _Reader(fd, _MESSAGE_LIMIT)
+    return pipe.Reader(fd, pipe.MESSAGE_LIMIT)
 
 
 class ProcessHost(Host):
@@ -511,7 +205,7 @@ class ProcessHost(Host):
         self.launched: Launched | None = None
         self.info: MatchInfo | None = None
         self.conn: Any = None
-        self.reader: _Reader | None = None
+        self.reader: pipe.Reader | None = None
         self.ignored: frozenset[str] = frozenset()
         self.restarts = 0
         # a temporary file unless log_path (the user's to read: a tournament's)
@@ -572,12 +266,12 @@ class ProcessHost(Host):
                 raise BotCrash(f"the bot process died{self.output()}") from None
             code = launched.exit_code(wait=1.0)
             raise BotCrash(launched.explain(f"{launched.what} died (exit code {code}){self.output()}", code)) from None
-        except _Oversized as exc:  # the rest of it is still in the pipe: the process must go
+        except pipe.Oversized as exc:  # the rest of it is still in the pipe: the process must go
             self._kill()
             return "oversized", f"an answer of {exc.length} bytes, over the limit of {MAX_ANSWER_BYTES}"
         if data is None:
             return None, None
-        kind, value = _decode(data)
+        kind, value = pipe.decode(data)
         if kind == "error" and isinstance(value, str) and self.launched is not None:
             value = self.launched.explain(value)
         return kind, value
@@ -593,7 +287,7 @@ class ProcessHost(Host):
         passed first). The arena's end does not block (:func:`_arena_end`), so a bot that stops
         reading cannot hold the arena."""
         fd = self.conn.fileno()
-        view = memoryview(_LENGTH.pack(len(data)) + data)
+        view = memoryview(pipe.LENGTH.pack(len(data)) + data)
         self.sent_bytes += len(view)
         room = None
         while True:
@@ -617,7 +311,7 @@ class ProcessHost(Host):
             return self._exchange(verb, payload, timeout, replace_on_fault)
 
     def _exchange(self, verb: str, payload: Any, timeout: float, replace_on_fault: bool) -> tuple[Any, float]:
-        message = _message(verb, payload)
+        message = pipe.message(verb, payload)
         start = time.perf_counter()
         try:
             deadline = start + timeout + GRACE
@@ -626,7 +320,7 @@ class ProcessHost(Host):
             while kind == "need":  # answered once in a decision (so no bot can fill the pipe), else ignored
                 if self.deciding is not None and not asked:
                     asked = self.reads = True  # it reads whole observations: send the next ones with the decision
-                    if not self._send(_message("observation", self._changes(self.deciding)), deadline):
+                    if not self._send(pipe.message("observation", self._changes(self.deciding)), deadline):
                         kind = None
                         break
                 kind, value = self._receive(deadline)
@@ -644,9 +338,9 @@ class ProcessHost(Host):
         if kind == "oversized":  # the process was killed: the next call starts a fresh one
             if elapsed > timeout:
                 raise BotTimeout(elapsed, timeout)
-            return _Garbage(f"<{value}>"), elapsed
+            return pipe.Garbage(f"<{value}>"), elapsed
         if kind == "garbage" or kind == "ready":
-            return _Garbage(value if isinstance(value, str) else repr(value)), elapsed
+            return pipe.Garbage(value if isinstance(value, str) else repr(value)), elapsed
         if elapsed > timeout:
             raise BotTimeout(elapsed, timeout)
         return value, elapsed
@@ -673,8 +367,8 @@ class ProcessHost(Host):
         "observations" above)."""
         if self.sent_to is not self.conn:  # a new process: it has none
             self.sent = None
-        values = _encode_values(dict(observation.items()))  # a LazyObservation is built here
-        changes = _changes(self.sent, values)
+        values = pipe.encode_values(dict(observation.items()))  # a LazyObservation is built here
+        changes = pipe.changes(self.sent, values)
         self.sent, self.sent_to = values, self.conn
         return changes
 
@@ -687,19 +381,10 @@ class ProcessHost(Host):
             try:
                 with self.launched.turn():  # a paused sandbox would be waited for in vain
                     deadline = time.perf_counter() + 1.0
-                    if self._send(_message("close", None), deadline):
+                    if self._send(pipe.message("close", None), deadline):
                         self._receive(deadline)
             except (BotCrash, EOFError, OSError):
                 pass
         self._kill()
         self._remove_log()
 
-
-class _Garbage:
-    """An answer that could not even be sent back (unpicklable); shown by its repr."""
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __repr__(self) -> str:
-        return self.text

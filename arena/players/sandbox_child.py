@@ -2,7 +2,7 @@
 
 FD is its end of the socket pair to the arena (passed through bubblewrap). The first message says
 which bot to make (its factory's path, settings and seed); then it is the loop of an isolated bot
-process (:func:`arena.players.isolated.serve`), on the same wire.
+process (:func:`arena.players.pipe.serve`), on the same wire.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ class _Connection:
 
 
 def main(argv: list[str]) -> int:
-    from arena.players.isolated import _load_message, _Reader, serve
+    from arena.players.pipe import Reader, load_message, serve
 
     fd = int(argv[1])
-    verb, payload = _load_message(_Reader(fd).read())
+    verb, payload = load_message(Reader(fd).read())
     if verb != "init":
         return 2
     serve(_Connection(fd), payload["path"], payload["settings"], payload["seed"])

@@ -16,7 +16,8 @@ from typing import Any, ContextManager, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
 from arena.players.hosts import ArenaFailure, BotCrash
-from arena.players.isolated import ProcessHost, _message, _write, factory_path
+from arena.players import pipe
+from arena.players.isolated import ProcessHost, factory_path
 from arena.players.limits import Limits
 from arena.players import socket_dirs
 from arena.players.logs import CappedLog
@@ -91,7 +92,7 @@ class SandboxLauncher:
             child.close()
             CappedLog.started(output)
         try:
-            _write(parent.fileno(), _message("init", {"path": path, "settings": dict(settings), "seed": seed}))
+            pipe.write(parent.fileno(), pipe.message("init", {"path": path, "settings": dict(settings), "seed": seed}))
         except OSError:  # it died before reading a word: the host's first read says how (exit code, output)
             pass
         return _Sandboxed(parent, sandbox)

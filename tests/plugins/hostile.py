@@ -29,10 +29,10 @@ class RawBytesBot(_Legal):
     bytes on the pipe, bypassing the bot process's encoder."""
 
     def act(self, observation):
-        import arena.players.isolated as isolated
+        import arena.players.pipe as pipe
 
         raw = self.settings.get("raw", "j{").encode("latin-1")
-        isolated._answer = lambda value: raw  # the bot process's own copy of the module
+        pipe.answer = lambda value: raw  # the bot process's own copy of the module
         return "anything"
 
 
