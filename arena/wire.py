@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping
 
 from arena.players.base import MatchInfo
 from arena.players.hosts import MAX_ANSWER_BYTES as _MAX_ANSWER_BYTES
+from arena.players.hosts import Garbage
 from arena.referee.observation import LazyObservation
 from arena.v1 import player_pb2 as pb
 
@@ -29,19 +30,10 @@ MAX_REQUEST_BYTES = 4 * 1024 * 1024  # arena -> bot
 MAX_ANSWER_BYTES = _MAX_ANSWER_BYTES  # bot -> arena: the same limit as an isolated bot's pipe
 
 
-class WireGarbage:
-    """A reply that carries no action string: the referee judges it ``malformed``.
-
-    It stands where the answer would be, so the fault records what arrived and why it is not an
-    answer (its ``repr`` is the cause: an oversized or unparseable message, a Decision without
-    an action).
-    """
-
-    def __init__(self, cause: str):
-        self.cause = cause
-
-    def __repr__(self) -> str:
-        return f"<{self.cause}>"
+def garbage(cause: str) -> Garbage:
+    """A reply that carries no action string (an oversized or unparseable message, a Decision
+    without an action): :class:`arena.players.hosts.Garbage`, shown as ``<cause>``."""
+    return Garbage(f"<{cause}>")
 
 
 # -- JSON ---------------------------------------------------------------------------------------
@@ -242,9 +234,9 @@ def decision_to_proto(answer: Any) -> pb.Decision:
 
 
 def decision_from_proto(message: pb.Decision) -> Any:
-    """The answer as the referee judges it: the action string, or WireGarbage when there is none."""
+    """The answer as the referee judges it: the action string, or garbage() when there is none."""
     if not message.HasField("action"):
-        return WireGarbage("a Decision without an action")
+        return garbage("a Decision without an action")
     return message.action
 
 

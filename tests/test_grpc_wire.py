@@ -7,6 +7,7 @@ import json
 import pytest
 
 from arena import wire
+from arena.players.hosts import Garbage
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
 from arena.players.seats import make_host, seat_kind_of
@@ -104,7 +105,7 @@ def test_answers_and_what_is_not_an_answer():
     assert wire.decision_from_proto(wire.decision_to_proto("")) == ""  # present but empty: the referee judges
     for answer in (None, 42, ["play AS"], b"play AS", "\ud800"):
         garbage = wire.decision_from_proto(wire.decision_to_proto(answer))
-        assert isinstance(garbage, wire.WireGarbage) and "without an action" in repr(garbage)
+        assert isinstance(garbage, Garbage) and "without an action" in repr(garbage)
 
 
 def test_results_and_descriptions_round_trip():

@@ -35,6 +35,19 @@ class BotTimeout(Exception):
         super().__init__(f"no answer within {allowed:.3f} s (waited {elapsed:.3f} s)")
 
 
+class Garbage:
+    """What stands where an answer should be when a bot's message carries none a referee could read
+    (its repr, said by the transport: an oversized or unreadable message, an answer of another type
+    than a string, a gRPC Decision without an action). The referee judges it ``malformed`` and the
+    fault shows its repr."""
+
+    def __init__(self, shown: str):
+        self.shown = shown
+
+    def __repr__(self) -> str:
+        return self.shown
+
+
 class BotCrash(Exception):
     """The bot raised, or its process or connection died."""
 

@@ -27,7 +27,7 @@ from typing import Any, ContextManager, Mapping, Protocol
 from arena.errors import ArenaError
 from arena.players import pipe
 from arena.players.base import MatchInfo
-from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Host
+from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Garbage, Host
 from arena.players.logs import CappedLog, last_output
 from arena.players.pipe import load_factory as _load  # the old name, still used by callers
 from arena.referee.observation import LazyObservation
@@ -338,9 +338,9 @@ class ProcessHost(Host):
         if kind == "oversized":  # the process was killed: the next call starts a fresh one
             if elapsed > timeout:
                 raise BotTimeout(elapsed, timeout)
-            return pipe.Garbage(f"<{value}>"), elapsed
+            return Garbage(f"<{value}>"), elapsed
         if kind == "garbage" or kind == "ready":
-            return pipe.Garbage(value if isinstance(value, str) else repr(value)), elapsed
+            return Garbage(value if isinstance(value, str) else repr(value)), elapsed
         if elapsed > timeout:
             raise BotTimeout(elapsed, timeout)
         return value, elapsed

@@ -333,13 +333,3 @@ def _decode_strict(data: bytes) -> tuple[str, Any]:
         value = json.loads(body)
         return ("ready", value) if isinstance(value, dict) else ("garbage", f"a malformed ready message ({len(data)} bytes)")
     return "garbage", f"an unreadable message from the bot process ({len(data)} bytes)"
-
-
-class Garbage:
-    """An answer that could not even be sent back (unpicklable); shown by its repr."""
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __repr__(self) -> str:
-        return self.text

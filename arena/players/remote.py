@@ -13,7 +13,7 @@ a notification's is the referee's. What goes wrong becomes what the referee unde
 * the bot failed the call (any other status), speaks another protocol version, or does not play
   the game: :class:`BotCrash` (``crash``);
 * an oversized or unparseable Decision, or one without an action: a
-  :class:`~arena.wire.WireGarbage` answer, which the referee judges ``malformed``;
+  :class:`~arena.players.hosts.Garbage` answer, which the referee judges ``malformed``;
 * an action string: the referee judges it (``malformed`` if it is no action of the game,
   ``illegal`` if it is not legal now).
 
@@ -271,7 +271,7 @@ class GrpcHost(Host):
                 if elapsed > timeout:
                     raise BotTimeout(elapsed, timeout) from None
                 kind = "an oversized" if code == grpc.StatusCode.RESOURCE_EXHAUSTED else "an unparseable"
-                return wire.WireGarbage(f"{kind} Decision: {details}"), elapsed
+                return wire.garbage(f"{kind} Decision: {details}"), elapsed
             raise self._failure("Decide", exc, elapsed, timeout) from None
         elapsed = time.perf_counter() - start
         if elapsed > timeout:
