@@ -149,11 +149,12 @@ class GrpcHost(Host):
     roots are trusted. ``seed`` and ``settings`` are sent to the bot at the start of each match,
     as a plugin bot's factory receives them. The notifications the bot's description says it does
     not need (``ignores``: ``end_hand``, ``end_match``) are not sent in that match (:attr:`ignored`).
+    ``address`` None: connect later (:meth:`_connect`; a launched command's host, once per launch).
     """
 
     def __init__(
         self,
-        address: str | Address,
+        address: str | Address | None,
         *,
         seed: int = 0,
         settings: Mapping[str, Any] | None = None,
@@ -164,17 +165,26 @@ class GrpcHost(Host):
         max_send: int = wire.MAX_REQUEST_BYTES,
         max_receive: int = wire.MAX_ANSWER_BYTES,
     ):
-        self.address = address if isinstance(address, Address) else parse_address(address)
         self.seed = seed
         self.settings = dict(settings or {})
         self.max_send = max_send
         self.max_receive = max_receive
+        self.tls_files = (ca_file, cert_file, key_file, server_name)
+        self.channel: Any = None
+        self.stub: Any = None
+        if address is not None:
+            self._connect(address if isinstance(address, Address) else parse_address(address))
+
+    def _connect(self, address: Address) -> None:
+        """A channel to ``address``, and a fresh session (nothing said yet)."""
+        self.address = address
         self.description: dict[str, Any] | None = None  # what the bot said of itself at the last start
         self.session_id = ""
         self.decisions = 0
         self.info: MatchInfo | None = None
-        options = channel_options(max_send, max_receive)
-        if self.address.tls:
+        options = channel_options(self.max_send, self.max_receive)
+        if address.tls:
+            ca_file, cert_file, key_file, server_name = self.tls_files
             credentials = grpc.ssl_channel_credentials(
                 root_certificates=_read(ca_file or os.environ.get(ENV_CA)),
                 private_key=_read(key_file or os.environ.get(ENV_KEY)),
@@ -183,9 +193,9 @@ class GrpcHost(Host):
             name = server_name or os.environ.get(ENV_SERVER_NAME)
             if name:
                 options.append(("grpc.ssl_target_name_override", name))
-            self.channel = grpc.secure_channel(self.address.target, credentials, options=options)
+            self.channel = grpc.secure_channel(address.target, credentials, options=options)
         else:
-            self.channel = grpc.insecure_channel(self.address.target, options=options)
+            self.channel = grpc.insecure_channel(address.target, options=options)
         self.stub = player_pb2_grpc.PlayerStub(self.channel)
 
     def __repr__(self) -> str:
@@ -289,7 +299,8 @@ class GrpcHost(Host):
             raise ValueError(f"unknown notification {event!r}")
 
     def close(self) -> None:
-        self.channel.close()
+        if self.channel is not None:
+            self.channel.close()
 
 
 def _refused_size(details: str) -> int | None:
@@ -360,7 +371,7 @@ class CommandHost(GrpcHost):
         self._launch_error: str | None = None  # the bot's: its command names no program
         self._arena_error: str | None = None  # the arena's: its launcher or sandbox could not be started
         self._ready = False
-        self._host_args: dict[str, Any] = dict(seed=seed, settings=settings, max_send=max_send, max_receive=max_receive)
+        super().__init__(None, seed=seed, settings=settings, max_send=max_send, max_receive=max_receive)
         self._launch()
 
     def __repr__(self) -> str:
@@ -370,7 +381,7 @@ class CommandHost(GrpcHost):
     def _launch(self) -> None:
         """Start the command on a fresh port (without waiting for it: see :meth:`_wait_ready`)."""
         port = free_port()
-        GrpcHost.__init__(self, Address("grpc", "127.0.0.1", port), **self._host_args)
+        self._connect(Address("grpc", "127.0.0.1", port))
         env = {**os.environ, **self.extra_env, ENV_PORT: str(port), ENV_HOST: "127.0.0.1"}
         self._ready = False
         self._launch_error = self._arena_error = None

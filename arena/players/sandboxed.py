@@ -160,9 +160,7 @@ class SandboxCommandHost(CommandHost):
         self.socket_dir = socket_dirs.make(uid)  # the bot's uid makes its socket there
         outside = os.path.join(self.socket_dir, SOCKET_NAME)
         inside = f"{SOCKET_DIR}/{SOCKET_NAME}"
-        from arena.players.remote import GrpcHost
-
-        GrpcHost.__init__(self, PinnedSocket("unix", outside, 0), **self._host_args)  # reaches nothing until pinned
+        self._connect(PinnedSocket("unix", outside, 0))  # reaches nothing until pinned
         binds, env, chdir, _ = self.view
         env = {**env, **self.extra_env, ENV_SOCKET: inside}
         env.pop(ENV_PORT, None)
@@ -216,7 +214,7 @@ class SandboxCommandHost(CommandHost):
             time.sleep(0.02)
         GrpcHost.close(self)
         self.socket_fd = fd
-        GrpcHost.__init__(self, PinnedSocket("unix", path, 0, fd=fd), **self._host_args)
+        self._connect(PinnedSocket("unix", path, 0, fd=fd))
 
     def _call(self, what: str, method: Any, request: Any, timeout: float) -> tuple[Any, float]:
         with turns(self):
