@@ -47,7 +47,14 @@ class SeatKind:
     """A kind of seat reached by a prefixed name (``arena_register_seat_kinds``).
 
     ``check(name)`` raises :class:`ArenaError` saying what is wrong with a name, before any match is
-    played (a tournament file is checked with it); ``make_host(request)`` makes the host for a match.
+    played (a tournament file is checked with it); ``make_host(request)`` makes the host for a match,
+    and decides how the seat runs at ``request.isolation`` (a ``cmd:`` program is sandboxed at
+    ``sandbox``; a remote seat runs nowhere here).
+
+    The seat kind owns its trust: ``own(name, registry)`` says whether such a seat is the arena's own
+    (a tournament file without an ``isolation`` key runs every bot sandboxed unless all its seats
+    are: :func:`arena.players.trust.default_isolation`); ``check_isolation(name, isolation)`` raises
+    :class:`ArenaError` when the seat cannot run at that isolation (no sandbox on this machine).
     """
 
     name: str
@@ -56,6 +63,8 @@ class SeatKind:
     make_host: Callable[[SeatRequest], Host]
     check: Callable[[str], None] = lambda name: None
     example: str = ""  # shown in help texts, e.g. "grpc://HOST:PORT"
+    own: Callable[[str, Any], bool] = lambda name, registry: False  # not the arena's own unless it says so
+    check_isolation: Callable[[str, str], None] = lambda name, isolation: None
 
 
 @dataclass(frozen=True)

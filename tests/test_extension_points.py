@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -149,3 +150,30 @@ def test_the_plugin_kinds_are_importable_from_their_older_homes():
 
     assert (Command, Isolation, SeatKind, SeatRequest, ExecutorKind, hookimpl) == (
         kinds.Command, kinds.Isolation, kinds.SeatKind, kinds.SeatRequest, kinds.ExecutorKind, kinds.hookimpl)
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_a_toy_seat_kind_owns_its_trust_and_its_sandbox(tmp_path):
+    """Not the arena's own, so a file without an isolation key runs sandboxed; at sandbox the seat
+    kind hosts its player in a sandbox of its own, and the whole tournament plays."""
+    script = (
+        "from arena.plugins import get_registry\n"
+        "from arena.players.seats import make_host\n"
+        "from arena.players.trust import default_isolation\n"
+        "registry = get_registry()\n"
+        "print('DEFAULT', default_isolation(['first:one', 'random'], registry), "
+        "default_isolation(['random'], registry))\n"
+        "host = make_host(registry, 'first:one', game='toy', seed=0, isolation='sandbox')\n"
+        "print('HOST', type(host).__name__, host.sandbox is not None, host.decide({'legal_actions': ['a', 'b']}, 10)[0])\n"
+        "host.close()\n")
+    env = dict(os.environ, TRICK_ARENA_PLUGINS=TOYS, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "DEFAULT sandbox process" in done.stdout and "HOST SandboxHost True a" in done.stdout, done.stdout
+    (tmp_path / "toys.toml").write_text(TOURNAMENT.replace('isolation = "inprocess"\n', ""))
+    ran = _arena("run", "toys.toml", "--db", "toys.db", "--quiet", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    with sqlite3.connect(tmp_path / "toys.db") as db:
+        results = [json.loads(row[0]) for row in db.execute("SELECT result FROM matches")]
+    assert len(results) == 4 and all(r["isolation"] == "sandbox" and not r["faults"] for r in results)

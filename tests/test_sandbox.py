@@ -256,7 +256,7 @@ def test_a_bot_registered_from_outside_the_arena_is_not_bundled(registry):
     from arena.players.trust import bundled, default_isolation
     from tests.sandbox_bots import make
 
-    outside = SimpleNamespace(bot=lambda name: BotSpec(name, make))
+    outside = SimpleNamespace(bot=lambda name: BotSpec(name, make), seat_kinds={})
     assert not bundled("limited", outside) and default_isolation(["limited"], outside) == "sandbox"
     assert bundled("random", registry) and bundled("grpc://127.0.0.1:5", registry)  # a remote seat is not launched here
 

@@ -6,6 +6,8 @@ gRPC is imported only when a gRPC seat is checked or made.
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.errors import ArenaError
 from arena.players.base import BotSpec
 from arena.players.hosts import BotCrash, Host, InProcessHost
@@ -44,6 +46,29 @@ def _check_command(name: str) -> None:
     from arena.players.remote import command_argv
 
     command_argv(name[len(COMMAND_PREFIX):], 0)
+
+
+def _check_command_isolation(name: str, isolation: str) -> None:
+    """A launched program is sandboxed too at ``sandbox``: bubblewrap must be there, and the program
+    serves on a Unix socket (it has no network)."""
+    if isolation != "sandbox":
+        return
+    from arena.players.sandbox import check_available
+
+    if "{port}" in name:
+        raise ArenaError(f"{name!r}: a sandboxed command has no network, so no {{port}}: it serves on the "
+                         "Unix socket in $ARENA_BOT_SOCKET (write {socket} in the command)")
+    check_available()
+
+
+def _remote_is_own(name: str, registry: Any) -> bool:
+    return True  # served elsewhere: the arena hosts nothing of it, at any level
+
+
+def _command_is_own(name: str, registry: Any) -> bool:
+    from arena.players.trust import own_command
+
+    return own_command(name[len(COMMAND_PREFIX):], registry)
 
 
 def _in_process(spec: BotSpec, request: SeatRequest) -> Host:
@@ -95,9 +120,10 @@ def _importable(spec: BotSpec) -> None:
 def arena_register_seat_kinds() -> list[SeatKind]:
     return [
         SeatKind("grpc", ("grpc://", "grpcs://"), "a bot server reached over gRPC (grpcs: with TLS)",
-                 _grpc_host, _check_address, example="grpc://HOST:PORT"),
+                 _grpc_host, _check_address, example="grpc://HOST:PORT", own=_remote_is_own),
         SeatKind("cmd", (COMMAND_PREFIX,), "a program the arena launches for the match; it serves gRPC "
-                 "on the port in $ARENA_BOT_PORT", _command_host, _check_command, example="cmd:COMMAND"),
+                 "on the port in $ARENA_BOT_PORT", _command_host, _check_command, example="cmd:COMMAND",
+                 own=_command_is_own, check_isolation=_check_command_isolation),
     ]
 
 

@@ -40,13 +40,7 @@ def check_seat(registry: "Registry", name: str, game: str, isolation: str) -> No
     kind = seat_kind_of(registry, name)
     if kind is not None:
         kind.check(name.strip())
-        if isolation == "sandbox" and kind.name == "cmd":  # a launched program is sandboxed too
-            from arena.players.sandbox import check_available
-
-            if "{port}" in name:
-                raise ArenaError(f"{name!r}: a sandboxed command has no network, so no {{port}}: it serves on the "
-                                 "Unix socket in $ARENA_BOT_SOCKET (write {socket} in the command)")
-            check_available()
+        kind.check_isolation(name.strip(), isolation)
         return
     level = registry.isolation(isolation)
     spec = registry.bot(name.strip())

@@ -17,29 +17,15 @@ ARENA_DISTRIBUTION = "trick-arena"
 
 
 def bundled(seat: str, registry: Registry) -> bool:
-    """Whether a seat is the arena's own: an installed bot of the arena's distribution, a remote
-    ``grpc://`` seat (not launched here, so not hosted at any level), or a ``cmd:`` program of the
-    arena's own (``arena serve-bot`` of a bundled bot, the bundled ``bots/js_random``)."""
-    seat = seat.strip()
-    if seat.startswith(("grpc://", "grpcs://")):
-        return True
-    if seat.startswith("cmd:"):
-        try:
-            words = shlex.split(seat[4:])
-        except ValueError:
-            return False
-        import bots
+    """Whether a seat is the arena's own: what its seat kind says (``SeatKind.own``: a remote
+    ``grpc://`` seat is, a ``cmd:`` program is when it runs the arena's own code), or, for an
+    installed bot, whether it is of the arena's distribution."""
+    from arena.players.seats import seat_kind_of
 
-        own_dir = os.path.dirname(os.path.realpath(bots.__file__))
-        if not words:
-            return False
-        if len(words) >= 3 and words[1] == "serve-bot" and _own_program(words[0], "arena"):
-            return bundled(words[2], registry)
-        if words[1:3] == ["-m", "arena.players.serve"] and len(words) >= 4 and _own_program(words[0], "python"):
-            return bundled(words[3], registry)
-        scripts = [os.path.realpath(w) for w in words[1:] if w.endswith(".js")]
-        return len(words) == 2 and os.path.basename(words[0]) == "node" and \
-            bool(scripts) and scripts[0] == os.path.join(own_dir, "js_random", "bot.js")
+    seat = seat.strip()
+    kind = seat_kind_of(registry, seat)
+    if kind is not None:
+        return kind.own(seat, registry)
     try:
         spec = registry.bot(seat)
     except Exception:
@@ -48,6 +34,27 @@ def bundled(seat: str, registry: Registry) -> bool:
     owners = _distributions().get(top, [])
     return any(owner.lower().replace("_", "-") == ARENA_DISTRIBUTION for owner in owners) or top in ("arena", "bots") \
         and _arena_file(sys.modules.get(str(spec.factory.__module__)))
+
+
+def own_command(command: str, registry: Registry) -> bool:
+    """Whether a ``cmd:`` program is the arena's own: ``arena serve-bot`` (or ``python -m
+    arena.players.serve``) of a bot that is, or the bundled ``bots/js_random``."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    if not words:
+        return False
+    if len(words) >= 3 and words[1] == "serve-bot" and _own_program(words[0], "arena"):
+        return bundled(words[2], registry)
+    if words[1:3] == ["-m", "arena.players.serve"] and len(words) >= 4 and _own_program(words[0], "python"):
+        return bundled(words[3], registry)
+    import bots
+
+    own_dir = os.path.dirname(os.path.realpath(bots.__file__))
+    scripts = [os.path.realpath(w) for w in words[1:] if w.endswith(".js")]
+    return len(words) == 2 and os.path.basename(words[0]) == "node" and \
+        bool(scripts) and scripts[0] == os.path.join(own_dir, "js_random", "bot.js")
 
 
 @functools.lru_cache(maxsize=1)
