@@ -3,8 +3,9 @@
 The network (:mod:`bots.learned.model`, weights in ``weights.npz`` beside this file) predicts, from
 the seat's own observation encoded as in training (:mod:`bots.learned.features`), the hand margin
 of each action id when the heuristic plays on; the bot plays the best legal one, the heuristic's
-own choice counted a little higher (the ``prefer`` the trainer picked on held-out data), so it
-leaves the heuristic only where the network sees a gain. Trained by :mod:`bots.learned.train`,
+own choice counted a little higher (a bonus per kind of decision, bids, trump, gifts or card
+plays, that the trainer picked on held-out data), so it leaves the heuristic only where the
+network sees a gain, and never in a kind of decision where it gained nothing there. Trained by :mod:`bots.learned.train`,
 which the bot never imports.
 
 It plays Bid Euchre only (the registry refuses it for other games). With options other than
@@ -12,7 +13,8 @@ those it was trained with (``max_hands`` aside: a harness limit), it plays the h
 and says so once on standard error: the network's values mean nothing for other rules.
 
 Settings: ``weights`` (a ``.npz`` file from the trainer; default the bundled one) and ``prefer``
-(the heuristic's bonus, in the network's units; default the one stored with the weights).
+(one bonus for every kind of decision, in the network's units, a sixth of a point; default the
+ones stored with the weights).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from arena.players.base import BotSpec, MatchInfo, Player  # noqa: E402
 from arena.plugins import hookimpl  # noqa: E402
 
 from bots.heuristic import HeuristicBot  # noqa: E402
-from bots.learned.features import GAME, Features, bundled_game, layout, rules  # noqa: E402
+from bots.learned.features import GAME, KINDS, Features, bundled_game, kind_of, layout, rules  # noqa: E402
 from bots.learned.model import MLP, WeightsError  # noqa: E402
 
 # the bundled code this bot runs besides its own: a sandbox shows it (arena/players/sandbox.py)
@@ -43,6 +45,7 @@ SANDBOX_USES = ("bots.heuristic",)
 
 WEIGHTS = Path(__file__).with_name("weights.npz")
 SETTINGS = ("weights", "prefer")
+NEVER = 1e9  # a bonus that keeps the heuristic's choice (the trainer's NEVER)
 
 
 @functools.lru_cache(maxsize=8)
@@ -65,11 +68,13 @@ class LearnedBot(Player):
             raise ValueError(f"learned: unknown setting(s) {', '.join(unknown)}; it takes {', '.join(SETTINGS)}")
         self.path = str(settings.get("weights") or WEIGHTS)
         self.model = load(self.path)
-        prefer = settings.get("prefer", self.model.meta.get("prefer", 0.0))
-        try:
-            self.prefer = float(prefer)
-        except (TypeError, ValueError):
-            raise ValueError(f"learned: prefer must be a number, not {prefer!r}") from None
+        stored = self.model.meta.get("prefer", {})
+        self.prefer: dict[str, float] = {kind: float(stored.get(kind, NEVER)) for kind in KINDS}
+        if "prefer" in settings:
+            try:
+                self.prefer = dict.fromkeys(KINDS, float(settings["prefer"]))
+            except (TypeError, ValueError):
+                raise ValueError(f"learned: prefer must be a number, not {settings['prefer']!r}") from None
         self.heuristic = HeuristicBot(seed)
         self.features: Features | None = None
         self.network = False  # False: the heuristic's moves (options the network was not trained for)
@@ -95,9 +100,13 @@ class LearnedBot(Player):
         if not self.network or len(legal) < 2 or self.features is None:
             return own
         features = self.features
+        prefer = self.prefer[kind_of(own)]
+        if prefer >= NEVER:  # a kind of decision where the network gained nothing on held-out data
+            return own
         ids = [features.game.action_id(a) for a in legal]
-        values = self.model.forward(features.scaled(features.raw(observation))[None, :])[0]
-        return str(features.game.action_string(choose(values, ids, features.game.action_id(own), self.prefer)))
+        mine = features.game.action_id(own)
+        values = self.model.forward(features.inputs(features.raw(observation)[None, :], np.array([mine])))[0]
+        return str(features.game.action_string(choose(values, ids, mine, prefer)))
 
     def end_hand(self, result: dict[str, Any]) -> None:
         self.heuristic.end_hand(result)

@@ -1,7 +1,7 @@
 """The learned bot's input: the ObservationEncoder tensor of a seat's own observation, scaled.
 
 Training and play both go through :class:`Features`, so the bot sees its observations exactly as
-the network was trained on them. The scale puts every input near [0, 1]: counts and one-hots as
+the network was trained on them. The input also holds a one-hot of the heuristic's choice (:meth:`Features.inputs`). The scale puts every input near [0, 1]: counts and one-hots as
 they are, the unbounded segments (scores, tricks, deal counts) divided by a fixed figure.
 """
 
@@ -38,6 +38,15 @@ def layout(game: Any) -> list[str]:
     return [f"size {encoder.size}", *encoder.actions, *encoder.cards]
 
 
+KINDS = ("auction", "trump", "give", "play", "other")  # what a decision is, by its actions' verb
+VERB_KIND = {"pass": "auction", "bid": "auction", "trump": "trump", "give": "give", "play": "play"}
+
+
+def kind_of(action: str) -> str:
+    """The kind of decision an action string belongs to (the bot's ``prefer`` is per kind)."""
+    return VERB_KIND.get(action.split(" ", 1)[0], "other")
+
+
 def rules(game: Any) -> dict[str, Any]:
     """The configured game's options that change the rules (its normalised options, less the harness's):
     weights trained under some rules are used under those only."""
@@ -53,6 +62,7 @@ class Features:
             if segment.name in divisors:
                 self.scale[segment.start:segment.start + segment.size] = 1.0 / float(divisors[segment.name])
         self.num_actions = game.num_actions
+        self.kinds = np.array([KINDS.index(kind_of(a)) for a in self.encoder.actions], np.int64)  # per action id
 
     def raw(self, observation: Mapping[str, Any]) -> np.ndarray:
         """The encoder's tensor (whole numbers: stored compactly as int16 in the training data)."""
@@ -60,6 +70,17 @@ class Features:
 
     def scaled(self, raw: np.ndarray) -> np.ndarray:
         return raw.astype(np.float32) * self.scale
+
+    def inputs(self, raw: np.ndarray, heuristic: np.ndarray) -> np.ndarray:
+        """The network's input for a batch: the scaled tensors ``raw`` [n, size] and a one-hot
+        of the heuristic's choice ``heuristic`` [n] (a function of the observation too). Knowing
+        that choice, the network need not learn the heuristic's policy to say where it can do
+        better: it predicts each action's gain over that choice, zero for the choice itself."""
+        out = np.zeros((len(raw), self.encoder.size + self.num_actions), np.float32)
+        out[:, :self.encoder.size] = raw
+        out[:, :self.encoder.size] *= self.scale
+        out[np.arange(len(raw)), self.encoder.size + np.asarray(heuristic, np.int64)] = 1
+        return out
 
     def mask(self, observation: Mapping[str, Any]) -> np.ndarray:
         """The legal action ids of ``observation`` as a boolean vector."""

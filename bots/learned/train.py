@@ -26,10 +26,13 @@ from typing import Any, Callable
 import numpy as np
 
 from bots.learned import data as data_module
-from bots.learned.features import DIVISORS, GAME, Features, bundled_game, layout, rules
+from bots.learned.features import DIVISORS, GAME, KINDS, Features, bundled_game, layout, rules
+from bots.learned import NEVER
 from bots.learned.model import MLP
 
-PREFERENCES = (0.0, 0.01, 0.02, 0.05, 0.1)  # bonus for the heuristic's own choice, tried on validation
+# bonuses for the heuristic's own choice tried on validation, per kind of decision (network units:
+# a sixth of a point); NEVER keeps the heuristic's choice always
+PREFERENCES = (0.0, 0.02, 0.05, 0.1, 0.2, 0.5, NEVER)
 
 
 class Adam:
@@ -63,38 +66,70 @@ def masked_mse(target: np.ndarray) -> Callable[[np.ndarray], tuple[float, np.nda
     return grad
 
 
-def choices(pred: np.ndarray, target: np.ndarray, heuristic: np.ndarray, prefer: float) -> np.ndarray:
+def advantages(values: np.ndarray, heuristic: np.ndarray) -> np.ndarray:
+    """Each legal action's value less the value of the heuristic's choice on the same deal.
+
+    The values of one decision share its deal: how good the cards are moves them all alike, and
+    dwarfs the differences between actions, which are all the bot needs. Taking the difference
+    on the same rollout deal (common random numbers) removes that shared part, so the network
+    learns where and by how much an action beats the heuristic's, and predicts about zero where
+    the data does not tell."""
+    return values - values[np.arange(len(values)), heuristic][:, None]
+
+
+def choices(pred: np.ndarray, target: np.ndarray, heuristic: np.ndarray, prefer: np.ndarray) -> np.ndarray:
     """The action the bot takes: the best predicted legal action, the heuristic's own choice
-    counted ``prefer`` higher (the bot's rule, :func:`bots.learned.choose`)."""
+    counted ``prefer`` (per decision) higher (the bot's rule, :func:`bots.learned.choose`)."""
     scored = np.where(np.isnan(target), -np.inf, pred)
     scored[np.arange(len(scored)), heuristic] += prefer
     return scored.argmax(axis=1)
 
 
-def evaluate(model: MLP, x: np.ndarray, target: np.ndarray, heuristic: np.ndarray, scale: np.ndarray) -> dict[str, float]:
-    """Validation figures: the loss, and per decision the rollout value (in points) gained over
-    the heuristic's choice by the bot's choice, for each preference of :data:`PREFERENCES`."""
-    pred = np.concatenate([model.forward(x[i:i + 4096].astype(np.float32) * scale) for i in range(0, len(x), 4096)])
+def evaluate(model: MLP, x: np.ndarray, target: np.ndarray, heuristic: np.ndarray, features: Features) -> dict[str, Any]:
+    """Validation figures: the loss and, per kind of decision, the rollout value (in points) the
+    bot's choice gains over the heuristic's per decision, for each bonus of :data:`PREFERENCES`;
+    the bonus of each kind is the one that gains most there (the larger on a tie: the safer)."""
+    pred = np.concatenate([model.forward(features.inputs(x[i:i + 4096], heuristic[i:i + 4096]))
+                           for i in range(0, len(x), 4096)])
     loss, _ = masked_mse(target)(pred)
     rows = np.arange(len(x))
-    base = target[rows, heuristic]
-    best = np.nanmax(target, axis=1)
-    out = {"loss": loss, "best_gain": float(np.mean(best - base) * data_module.SCALE)}
-    for prefer in PREFERENCES:
-        chosen = choices(pred, target, heuristic, prefer)
-        out[f"gain@{prefer}"] = float(np.mean(target[rows, chosen] - base) * data_module.SCALE)
-        out[f"changed@{prefer}"] = float(np.mean(chosen != heuristic))
+    kinds = features.kinds[heuristic]
+    out: dict[str, Any] = {"loss": loss, "decisions": len(x), "kinds": {}, "prefer": {}}
+    total = 0.0
+    for k, kind in enumerate(KINDS):
+        mine = kinds == k
+        if not mine.any():
+            continue
+        figures = {}
+        for prefer in PREFERENCES:
+            chosen = choices(pred[mine], target[mine], heuristic[mine], np.full(int(mine.sum()), prefer))
+            gain = float(np.mean(target[mine][np.arange(int(mine.sum())), chosen]) * data_module.SCALE)
+            figures[prefer] = (gain, float(np.mean(chosen != heuristic[mine])))
+        best = max(PREFERENCES, key=lambda p: (round(figures[p][0], 6), p))
+        out["prefer"][kind] = best
+        out["kinds"][kind] = {"decisions": int(mine.sum()), "gain": figures[best][0], "changed": figures[best][1],
+                              "gain_at_0": figures[0.0][0], "changed_at_0": figures[0.0][1]}
+        total += figures[best][0] * int(mine.sum())
+    out["gain"] = total / len(x)
     return out
+
+
+def describe(figures: dict[str, Any]) -> str:
+    return (f"val loss {figures['loss']:.4f}, gain {figures['gain']:+.4f} pts/decision; "
+            + "; ".join(f"{kind} ({k['decisions']}): prefer {figures['prefer'][kind]} gain {k['gain']:+.4f} "
+                        f"changed {k['changed']:.1%} (at 0: {k['gain_at_0']:+.4f}, {k['changed_at_0']:.1%})"
+                        for kind, k in figures["kinds"].items()))
 
 
 def train(data: dict[str, np.ndarray], out: Path, *, hidden: list[int], epochs: int, batch: int, lr: float, seed: int,
           validation: float, meta: dict[str, Any], log: Callable[[str], None]) -> MLP:
     game = bundled_game(GAME, meta["options"])
-    scale = Features(game, meta["divisors"]).scale
+    features = Features(game, meta["divisors"])
     n = len(data["x"])
     cut = n - max(1, int(n * validation))  # the last shards: decisions of other matches than training's
-    x, target, heuristic = data["x"], data["target"], data["heuristic"].astype(np.int64)
-    model = MLP.init([x.shape[1], *hidden, target.shape[1]], seed, meta)
+    x, heuristic = data["x"], data["heuristic"].astype(np.int64)
+    target = advantages(data["target"], heuristic)
+    model = MLP.init([x.shape[1] + target.shape[1], *hidden, target.shape[1]], seed, meta)
     adam = Adam(model.params, lr)
     rng = np.random.default_rng(seed)
     steps_per_epoch = math.ceil(cut / batch)
@@ -107,18 +142,14 @@ def train(data: dict[str, np.ndarray], out: Path, *, hidden: list[int], epochs: 
         losses = []
         for i in range(0, cut, batch):
             idx = np.sort(order[i:i + batch])
-            loss, grads = model.forward_backward(x[idx].astype(np.float32) * scale, masked_mse(target[idx]))
+            loss, grads = model.forward_backward(features.inputs(x[idx], heuristic[idx]), masked_mse(target[idx]))
             adam.step(grads, lr * 0.5 * (1 + math.cos(math.pi * step / total)))
             losses.append(loss)
             step += 1
-        figures = evaluate(model, x[cut:], target[cut:], heuristic[cut:], scale)
-        gains = figures["gain@0.0"]
-        best_prefer = max(PREFERENCES, key=lambda p: figures[f"gain@{p}"])
-        model.meta.update(prefer=best_prefer, epochs_done=epoch)
-        log(f"train: epoch {epoch}/{epochs} train loss {np.mean(losses):.4f} val loss {figures['loss']:.4f} "
-            f"gain/decision {gains:+.4f} pts (best possible {figures['best_gain']:+.4f}); "
-            + " ".join(f"prefer {p}: {figures[f'gain@{p}']:+.4f} ({figures[f'changed@{p}']:.1%} changed)" for p in PREFERENCES)
-            + f"; {time.perf_counter() - start:.0f} s")
+        figures = evaluate(model, x[cut:], target[cut:], heuristic[cut:], features)
+        model.meta.update(prefer=figures["prefer"], epochs_done=epoch)
+        log(f"train: epoch {epoch}/{epochs} train loss {np.mean(losses):.4f} {describe(figures)}; "
+            f"{time.perf_counter() - start:.0f} s")
         if epoch in marks:
             model.meta["validation"] = figures
             model.save(out / f"checkpoint-{marks[epoch]}.npz")
