@@ -19,7 +19,7 @@ import multiprocessing
 import random
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -84,7 +84,8 @@ def _run(job: tuple[int, int, int, float, dict[str, Any], str]) -> tuple[int, in
     index, seed, matches, rate, options, out = job
     start = time.perf_counter()
     arrays = shard(index, seed, matches, rate, options)
-    np.savez_compressed(Path(out) / f"shard_{index:04d}.npz", **arrays)
+    stored: dict[str, Any] = arrays
+    np.savez_compressed(Path(out) / f"shard_{index:04d}.npz", **stored)
     return index, len(arrays["x"]), time.perf_counter() - start
 
 
@@ -95,6 +96,7 @@ def generate(out: Path, shards: int, matches: int, seed: int, rate: float, worke
     jobs = [(i, seed, matches, rate, dict(options or {}), str(out)) for i in range(shards)
             if not (out / f"shard_{i:04d}.npz").exists()]
     start, rows = time.perf_counter(), 0
+    done: Iterable[tuple[int, int, float]]
     if workers <= 1:
         done = map(_run, jobs)
     else:

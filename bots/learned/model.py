@@ -65,9 +65,10 @@ class MLP:
         return loss, grads
 
     def save(self, path: str | Path) -> None:
-        arrays = {f"p{i}": p for i, p in enumerate(self.params)}
         meta = dict(self.meta, format=FORMAT, layers=len(self.params) // 2)
-        np.savez_compressed(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+        arrays: dict[str, Any] = {f"p{i}": p for i, p in enumerate(self.params)}
+        arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+        np.savez_compressed(path, **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> "MLP":
