@@ -1,7 +1,6 @@
 """Training data: decisions met in Bid Euchre matches, each legal action valued by rollouts.
 
-Matches are played with the ``heuristic`` in every seat (or, for a second round, with a given
-policy in every seat). At a sampled decision of the seat to act, its own observation is encoded
+Matches are played with the ``heuristic`` in every seat. At a sampled decision of the seat to act, its own observation is encoded
 (never the hidden state) and every legal action is valued: applied to a clone of the TRUE state,
 and the hand rolled out to its end with the heuristic in every seat (bots/search/pimc.py's
 ``Policy``). The value is the side's hand margin (``pimc.margin``) divided by :data:`SCALE`.
@@ -47,8 +46,7 @@ def rollout(state: GameState, action: int, policy: Policy, side: int) -> float:
     return margin(state.scores(), before, side)
 
 
-def shard(index: int, seed: int, matches: int, rate: float, options: Mapping[str, Any],
-          behaviour: Callable[[Any, Features], Callable[[GameState], int]] | None = None) -> dict[str, np.ndarray]:
+def shard(index: int, seed: int, matches: int, rate: float, options: Mapping[str, Any]) -> dict[str, np.ndarray]:
     """The decisions of ``matches`` matches from ``seed`` and the shard ``index``, each sampled
     with probability ``rate``: inputs (raw encoder tensors, int16), targets (one per action id,
     NaN where illegal) and the heuristic's own choice."""
@@ -56,7 +54,6 @@ def shard(index: int, seed: int, matches: int, rate: float, options: Mapping[str
     features = Features(game)
     rng = random.Random(f"learned-data/{seed}/{index}")
     policy = heuristic_policy(game, options, rng)
-    act = behaviour(game, features) if behaviour is not None else policy.choose
     xs: list[np.ndarray] = []
     ts: list[np.ndarray] = []
     hs: list[int] = []
@@ -74,7 +71,7 @@ def shard(index: int, seed: int, matches: int, rate: float, options: Mapping[str
                     target[action] = rollout(state, action, policy, side) / SCALE
                 ts.append(target)
                 hs.append(policy.choose(state))
-            state.apply_id(act(state) if len(legal) > 1 else legal[0])
+            state.apply_id(policy.choose(state) if len(legal) > 1 else legal[0])
     width = features.encoder.size
     return {"x": np.array(xs, np.int16).reshape(-1, width), "target": np.array(ts, np.float32).reshape(-1, game.num_actions),
             "heuristic": np.array(hs, np.int16)}
