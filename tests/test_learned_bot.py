@@ -66,6 +66,21 @@ def test_the_bundled_weights_are_small_and_were_trained_for_bid_euchre():
     assert model.meta["game"] == GAME and model.meta["layout"] == layout(bundled_game(GAME, {}))
 
 
+def test_the_first_training_decision_encodes_and_scores_as_in_training():
+    """The data's first decision, made afresh (shard 0's first match: the same seed, the same
+    first decisions), encoded as the bot encodes its observations, gives the bundled network
+    the outputs it gave at the end of training: the encoding, its scaling and the weights are
+    those the network was trained with."""
+    from bots.learned import data
+
+    bot = _bot()
+    meta, features = bot.model.meta, bot.features
+    assert features is not None
+    rows = data.shard(0, meta["seed"], 1, meta["rate"], meta["options"])
+    values = bot.model.forward(features.inputs(rows["x"][:1], rows["heuristic"][:1]))[0]
+    assert np.allclose(values, meta["probe"], atol=1e-4), np.abs(values - meta["probe"]).max()
+
+
 def test_it_plays_a_whole_match_legally_against_the_heuristic():
     result = _play()
     assert result.faults == [], [f.as_dict() for f in result.faults]  # an illegal move is a fault
@@ -170,3 +185,13 @@ def test_it_plays_in_the_sandbox():
     result = _play("sandbox", options={"max_hands": 2})
     assert result.faults == [], [f.as_dict() for f in result.faults]
     assert result.record["isolation"] == "sandbox"
+
+
+def test_the_notebook_calls_the_trainer():
+    import ast
+
+    notebook = json.loads((ROOT / "docs" / "notebooks" / "train_bid_euchre.ipynb").read_text())
+    code = ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    for source in code:
+        ast.parse(source)  # every cell is Python
+    assert any("train.main([" in source for source in code) and "from bots.learned import train" in code[0]

@@ -32,10 +32,12 @@ def bundled_game(name: str, options: Mapping[str, Any]) -> Any:
 
 
 def layout(game: Any) -> list[str]:
-    """What fixes the meaning of each input and output: the action strings and the card order.
-    Weights are only usable for a game with the same layout (checked when the bot starts)."""
+    """What fixes the meaning of each input and output: the encoder's segments, the action
+    strings and the card order. Weights are only usable for a game with the same layout (checked
+    when the bot starts)."""
     encoder = ObservationEncoder(game)
-    return [f"size {encoder.size}", *encoder.actions, *encoder.cards]
+    segments = [f"{s['name']} {s['start']} {s['size']}" for s in encoder.describe()]
+    return [f"size {encoder.size}", *segments, *encoder.actions, *encoder.cards]
 
 
 KINDS = ("auction", "trump", "give", "play", "other")  # what a decision is, by its actions' verb

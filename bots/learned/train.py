@@ -121,6 +121,13 @@ def describe(figures: dict[str, Any]) -> str:
                         for kind, k in figures["kinds"].items()))
 
 
+def probe(model: MLP, x: np.ndarray, heuristic: np.ndarray, features: Features) -> list[float]:
+    """The network's outputs on the data's first decision (shard 0's first row), rounded. The
+    tests encode that decision afresh and check that the bot's network still gives these: a
+    change in the encoding, the scaling or the weights since training shows there."""
+    return [round(float(v), 5) for v in model.forward(features.inputs(x[:1], heuristic[:1]))[0]]
+
+
 def train(data: dict[str, np.ndarray], out: Path, *, hidden: list[int], epochs: int, batch: int, lr: float, seed: int,
           validation: float, meta: dict[str, Any], log: Callable[[str], None]) -> MLP:
     game = bundled_game(GAME, meta["options"])
@@ -152,6 +159,7 @@ def train(data: dict[str, np.ndarray], out: Path, *, hidden: list[int], epochs: 
             f"{time.perf_counter() - start:.0f} s")
         if epoch in marks:
             model.meta["validation"] = figures
+            model.meta["probe"] = probe(model, x, heuristic, features)
             model.save(out / f"checkpoint-{marks[epoch]}.npz")
     return model
 
