@@ -178,6 +178,14 @@ def test_training_runs_end_to_end_and_is_reproducible(tmp_path, capsys):
     # the trained weights make a bot that plays
     result = _play(options={"max_hands": 2}, settings={"weights": str(a)})
     assert result.faults == []
+    # and that plays the matches of a second round of data
+    from bots.learned import train
+
+    assert train.main(["--out", str(tmp_path / "a"), "--shards", "2", "--matches", "1", "--rate", "0.5", "--seed", "5",
+                       "--workers", "1", "--hidden", "16", "--epochs", "4", "--batch", "64",
+                       "--onpolicy", str(a), "--onpolicy-shards", "1"]) == 0
+    second = data.load(tmp_path / "a" / "data-onpolicy")
+    assert len(second["x"]) > 0 and MLP.load(a).meta["onpolicy_shards"] == 1
 
 
 @needs_bwrap

@@ -46,14 +46,38 @@ def rollout(state: GameState, action: int, policy: Policy, side: int) -> float:
     return margin(state.scores(), before, side)
 
 
-def shard(index: int, seed: int, matches: int, rate: float, options: Mapping[str, Any]) -> dict[str, np.ndarray]:
+def learned_players(game: Any, options: Mapping[str, Any], weights: str) -> Callable[[GameState], int]:
+    """The ``learned`` bot with ``weights`` in every seat, choosing from the seat's observation."""
+    from arena.players.base import MatchInfo
+
+    from bots.learned import LearnedBot
+
+    bots = [LearnedBot({"weights": weights}, 1009 * (seat + 1)) for seat in range(game.players)]
+    for seat, bot in enumerate(bots):
+        bot.start_match(MatchInfo(GAME, dict(options), seat, ("learned",) * game.players))
+
+    def choose(state: GameState) -> int:
+        seat = state.current_player()
+        assert seat is not None
+        return int(game.action_id(bots[seat].act(state.observation(seat))))
+
+    return choose
+
+
+def shard(index: int, seed: int, matches: int, rate: float, options: Mapping[str, Any],
+          players: str | None = None) -> dict[str, np.ndarray]:
     """The decisions of ``matches`` matches from ``seed`` and the shard ``index``, each sampled
     with probability ``rate``: inputs (raw encoder tensors, int16), targets (one per action id,
-    NaN where illegal) and the heuristic's own choice."""
+    NaN where illegal) and the heuristic's own choice. The matches are played by the heuristic,
+    or with ``players`` (a weights file) by the learned bot in every seat: a second round of
+    data from the positions the learned bot reaches (the values stay the heuristic's rollouts)."""
     game = bundled_game(GAME, options)
     features = Features(game)
     rng = random.Random(f"learned-data/{seed}/{index}")
     policy = heuristic_policy(game, options, rng)
+    act: Callable[[GameState], int] = policy.choose
+    if players is not None:
+        act = learned_players(game, options, players)
     xs: list[np.ndarray] = []
     ts: list[np.ndarray] = []
     hs: list[int] = []
@@ -71,26 +95,27 @@ def shard(index: int, seed: int, matches: int, rate: float, options: Mapping[str
                     target[action] = rollout(state, action, policy, side) / SCALE
                 ts.append(target)
                 hs.append(policy.choose(state))
-            state.apply_id(policy.choose(state) if len(legal) > 1 else legal[0])
+            state.apply_id(act(state) if len(legal) > 1 else legal[0])
     width = features.encoder.size
     return {"x": np.array(xs, np.int16).reshape(-1, width), "target": np.array(ts, np.float32).reshape(-1, game.num_actions),
             "heuristic": np.array(hs, np.int16)}
 
 
-def _run(job: tuple[int, int, int, float, dict[str, Any], str]) -> tuple[int, int, float]:
-    index, seed, matches, rate, options, out = job
+def _run(job: tuple[int, int, int, float, dict[str, Any], str, str | None]) -> tuple[int, int, float]:
+    index, seed, matches, rate, options, out, players = job
     start = time.perf_counter()
-    arrays = shard(index, seed, matches, rate, options)
+    arrays = shard(index, seed, matches, rate, options, players)
     stored: dict[str, Any] = arrays
     np.savez_compressed(Path(out) / f"shard_{index:04d}.npz", **stored)
     return index, len(arrays["x"]), time.perf_counter() - start
 
 
 def generate(out: Path, shards: int, matches: int, seed: int, rate: float, workers: int = 2,
-             options: Mapping[str, Any] | None = None, log: Callable[[str], None] = print) -> None:
+             options: Mapping[str, Any] | None = None, log: Callable[[str], None] = print,
+             players: str | None = None) -> None:
     """Write ``shards`` shard files into ``out`` (those already there are kept: a run can resume)."""
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [(i, seed, matches, rate, dict(options or {}), str(out)) for i in range(shards)
+    jobs = [(i, seed, matches, rate, dict(options or {}), str(out), players) for i in range(shards)
             if not (out / f"shard_{i:04d}.npz").exists()]
     start, rows = time.perf_counter(), 0
     done: Iterable[tuple[int, int, float]]

@@ -177,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=512, help="decisions per step (default 512)")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam's first learning rate (default 0.001)")
     parser.add_argument("--validation", type=float, default=0.05, help="share of the data held out (default 0.05)")
+    parser.add_argument("--onpolicy", type=Path, help="weights of a learned bot that plays the matches of a second round of data")
+    parser.add_argument("--onpolicy-shards", type=int, default=0, help="shards of that second round (default 0: none)")
+    parser.add_argument("--onpolicy-seed", type=int, default=2, help="seed of the second round's matches (default 2)")
     parser.add_argument("--install", action="store_true", help="copy the final weights to bots/learned/weights.npz")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -192,11 +195,20 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     data_module.generate(args.out / "data", args.shards, args.matches, args.seed, args.rate, args.workers, options, log)
     data = data_module.load(args.out / "data", args.shards)
+    if args.onpolicy_shards:
+        if args.onpolicy is None:
+            parser.error("--onpolicy-shards needs --onpolicy WEIGHTS (the bot that plays the second round)")
+        second = args.out / "data-onpolicy"
+        data_module.generate(second, args.onpolicy_shards, args.matches, args.onpolicy_seed, args.rate, args.workers,
+                             options, log, players=str(args.onpolicy.resolve()))
+        more = data_module.load(second, args.onpolicy_shards)  # after the first round: the held-out part is from it
+        data = {key: np.concatenate([data[key], more[key]]) for key in data}
     log(f"data: {len(data['x'])} decisions, {int((~np.isnan(data['target'])).sum())} valued actions; "
         f"{time.perf_counter() - start:.0f} s so far")
     meta = {"game": GAME, "options": options, "rules": rules(bundled_game(GAME, options)), "layout": layout(bundled_game(GAME, options)), "divisors": DIVISORS,
             "decisions": int(len(data["x"])), "shards": args.shards, "matches": args.matches, "rate": args.rate,
-            "seed": args.seed, "hidden": args.hidden, "epochs": args.epochs}
+            "seed": args.seed, "hidden": args.hidden, "epochs": args.epochs,
+            "onpolicy_shards": args.onpolicy_shards, "onpolicy_seed": args.onpolicy_seed}
     hidden = [int(h) for h in args.hidden.split(",")]
     model = train(data, args.out, hidden=hidden, epochs=args.epochs, batch=args.batch, lr=args.lr, seed=args.seed,
                   validation=args.validation, meta=meta, log=log)
