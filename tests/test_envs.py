@@ -175,6 +175,11 @@ def test_every_option_value_makes_a_working_env(name):
 # The bench group that measures the environments, which imports them inside its run (skipped
 # without the rl extra): the arena and `arena bench` still load without these packages.
 MEASURES_THE_ENVIRONMENTS = Path("arena", "bench", "envs.py")
+# The trained bot encodes its observations exactly as its training did, with the encoder: that
+# module alone (numpy, which the core install has), never the environments or pettingzoo; the
+# package imports its environments lazily so that this import does not need the rl extra.
+ENCODES_OBSERVATIONS = Path("bots", "learned")
+THE_ENCODER_ONLY = "from arena.envs.encoding import ObservationEncoder"
 
 
 def test_nothing_else_in_the_arena_imports_the_environments():
@@ -186,6 +191,11 @@ def test_nothing_else_in_the_arena_imports_the_environments():
         if path.relative_to(root) == MEASURES_THE_ENVIRONMENTS:
             assert not [line for line in text.splitlines() if line.startswith(("import ", "from ")) and
                         ("arena.envs" in line or "pettingzoo" in line or "numpy" in line)], path
+            continue
+        if path.relative_to(root).is_relative_to(ENCODES_OBSERVATIONS):
+            assert "pettingzoo" not in text, path
+            assert not [line for line in text.splitlines() if "arena.envs" in line and
+                        not line.startswith(THE_ENCODER_ONLY)], path
             continue
         assert "pettingzoo" not in text and "arena.envs" not in text, path
 

@@ -70,6 +70,7 @@ def vector_steps(vector: Any, seconds: float, seed: int = 0) -> tuple[int, float
 def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     try:
         import arena.envs
+        import arena.envs.aec  # the package imports its environments lazily: pettingzoo is needed here
     except ImportError as exc:
         figures.skipped["envs"] = f"{exc.name or 'a package'} is not installed (the rl extra: pip install -e '.[rl]')"
         return
