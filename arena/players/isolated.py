@@ -103,6 +103,7 @@ class Launched(Protocol):
 
     conn: Any  # the arena's end of the pipe (``fileno()``, ``close()``)
     what: str  # how a message names it ("the bot process", "the sandboxed bot process")
+    pid: int | None  # the process the arena started (a sandbox's: bubblewrap's)
 
     def turn(self) -> ContextManager[None]:
         """Around each call: the process runs within it (a sandbox is paused outside it)."""
@@ -133,6 +134,7 @@ class _Forked:
     def __init__(self, conn: Any, process: Any):
         self.conn = conn
         self.process = process
+        self.pid: int | None = process.pid
 
     def turn(self) -> ContextManager[None]:
         return contextlib.nullcontext()
@@ -236,6 +238,11 @@ class ProcessHost(Host):
         if self.launched is not None:
             self.launched.kill()
         self.launched = self.conn = self.reader = None
+
+    @property
+    def pid(self) -> int | None:
+        """The bot's current process (None between a crash and its replacement)."""
+        return self.launched.pid if self.launched is not None else None
 
     def output(self, limit: int = 800) -> str:
         """The end of what the bot printed, for the cause of a crash ("" when it printed nothing)."""

@@ -49,6 +49,7 @@ class _Sandboxed:
     def __init__(self, conn: socket.socket, sandbox: Sandbox):
         self.conn = conn
         self.sandbox = sandbox
+        self.pid: int | None = sandbox.process.pid if sandbox.process is not None else None
 
     def turn(self) -> ContextManager[None]:
         return turns(self)

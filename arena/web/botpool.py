@@ -31,9 +31,11 @@ def default_workers() -> int:
 
 
 def lower_priority(host: Any) -> None:
-    """Lower the CPU priority of ``host``'s bot process (a ProcessHost; others have none)."""
-    process = getattr(host, "process", None)
-    pid = getattr(process, "pid", None)
+    """Lower the CPU priority of ``host``'s bot process (a ProcessHost's ``pid``, a launched
+    command's ``process``; an in-process bot has none)."""
+    pid = getattr(host, "pid", None)
+    if pid is None:
+        pid = getattr(getattr(host, "process", None), "pid", None)
     if pid is None or getattr(host, "_niced", None) == pid:
         return
     try:
