@@ -29,7 +29,6 @@ from arena.players import pipe
 from arena.players.base import MatchInfo
 from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Garbage, Host
 from arena.players.logs import CappedLog, last_output
-from arena.players.pipe import load_factory as _load  # the old name, still used by callers
 from arena.referee.observation import LazyObservation
 
 STARTUP_TIMEOUT = 60.0  # seconds for a fresh interpreter to import the bot; never charged to its clock
@@ -294,7 +293,7 @@ class ProcessHost(Host):
         passed first). The arena's end does not block (:func:`_arena_end`), so a bot that stops
         reading cannot hold the arena."""
         fd = self.conn.fileno()
-        view = memoryview(pipe.LENGTH.pack(len(data)) + data)
+        view = memoryview(pipe.frame(data))
         self.sent_bytes += len(view)
         room = None
         while True:

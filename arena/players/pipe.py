@@ -69,8 +69,13 @@ LENGTH = struct.Struct("!I")
 MESSAGE_LIMIT = MAX_ANSWER_BYTES + 1
 
 
+def frame(data: bytes) -> bytes:
+    """One message as it goes on the pipe: its length, then its bytes."""
+    return LENGTH.pack(len(data)) + data
+
+
 def write(fd: int, data: bytes) -> None:
-    view = memoryview(LENGTH.pack(len(data)) + data)
+    view = memoryview(frame(data))
     while view:
         view = view[os.write(fd, view):]
 

@@ -103,11 +103,12 @@ def _check_sandbox(spec: BotSpec) -> None:
 def _importable(spec: BotSpec) -> None:
     """A bot process imports the factory by its module and name: a lambda, a nested function or a
     bound method cannot be found that way."""
-    from arena.players.isolated import _load, factory_path
+    from arena.players.isolated import factory_path
+    from arena.players.pipe import load_factory
 
     path = factory_path(spec.factory)
     try:
-        loaded = _load(path)
+        loaded = load_factory(path)
     except Exception:
         loaded = None
     if loaded is not spec.factory:
