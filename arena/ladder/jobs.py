@@ -149,11 +149,9 @@ def _refuse(ladder: Any, version_id: int, reason: str) -> None:
     _forget_upload(ladder, version_id)
     if version is None:
         return
+    validation.discard_files(ladder, version)  # first: once it reads 'refused', its files are gone
     if version["status"] == "validating":
         store.set_status(version_id, "refused", validation.scrub(ladder, reason))
-    if version["kind"] in ("python", "program"):
-        shutil.rmtree(install.version_dir(ladder.data_dir, version["bot"], version["number"]), ignore_errors=True)
-        store.set_installed(version_id, "", "")
 
 
 def _install_and_validate(ladder: Any, version_id: int) -> None:
@@ -186,11 +184,8 @@ def _install_and_validate(ladder: Any, version_id: int) -> None:
             return _refuse(ladder, version_id, str(exc))
         _forget_upload(ladder, version_id)
         store.set_installed(version_id, installed.seat, str(directory))
-    done = validation.validate(ladder, version_id)
-    if done is not None and done["status"] == "refused" and done["path"]:  # it never plays: its files go
-        shutil.rmtree(done["path"], ignore_errors=True)
-        store.set_installed(version_id, done["seat"], "")
-    elif done is not None and done["status"] == "validating":  # the arena failed, not the bot: again later
+    done = validation.validate(ladder, version_id)  # (a refused version's files are gone with it)
+    if done is not None and done["status"] == "validating":  # the arena failed, not the bot: again later
         timer = threading.Timer(ARENA_RETRY_SECONDS, enqueue, (ladder, version_id, done["author"]))
         timer.daemon = True
         timer.start()

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import shutil
 import threading
 from typing import TYPE_CHECKING, Any, Mapping
 
+from arena.ladder import install
 from arena.ladder.store import LadderStore
 from arena.matches import MatchSpec, play_match
 from arena.players.hosts import ArenaFailure
@@ -128,10 +130,19 @@ def validate(ladder: Any, version_id: int, registry: "Registry | None" = None) -
     if current is None or current["status"] != "validating":  # retired meanwhile: leave it so
         return current
     if reason:
+        discard_files(ladder, current)  # before it reads 'refused': nothing of it stays on disk by then
         store.set_status(version_id, "refused", scrub(ladder, reason))
     else:
         store.set_status(version_id, "active")  # (and no reason left of an earlier failure of the arena)
     return store.version(version_id)
+
+
+def discard_files(ladder: Any, version: Mapping[str, Any]) -> None:
+    """Remove a version's installed files (it will never play) and forget their path."""
+    if version["kind"] in ("python", "program"):
+        shutil.rmtree(version["path"] or install.version_dir(ladder.data_dir, version["bot"], version["number"]),
+                      ignore_errors=True)
+        ladder.store.set_installed(version["id"], version["seat"], "")
 
 
 def _smoke(ladder: Any, registry: "Registry", version: Mapping[str, Any]) -> str | None:
