@@ -73,7 +73,7 @@ def test_a_misbehaving_launched_bot_from_a_plugin_module(registry):
 
 
 def test_a_command_that_never_serves_is_a_crash(registry):
-    from arena.players.remote import CommandHost
+    from arena.players.command import CommandHost
 
     host = CommandHost(f"{PYTHON} -c 'import time; time.sleep(30)'", startup_timeout=0.5)
     from arena.players.base import MatchInfo

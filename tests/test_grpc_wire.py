@@ -11,7 +11,8 @@ from arena.players.hosts import Garbage
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
 from arena.players.seats import make_host, seat_kind_of
-from arena.players.remote import CommandHost, GrpcHost, command_argv, parse_address
+from arena.players.command import CommandHost
+from arena.players.remote import GrpcHost, command_argv, parse_address
 from arena.plugins import get_registry
 from arena.v1 import player_pb2 as pb
 

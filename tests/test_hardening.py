@@ -284,7 +284,7 @@ def test_a_command_that_never_becomes_ready_is_a_crash_of_its_seat(registry):
     import shlex
     import sys
 
-    from arena.players.remote import CommandHost
+    from arena.players.command import CommandHost
     from arena.referee.faults import FaultPolicy
 
     game = registry.game("toy", {"target": 6})

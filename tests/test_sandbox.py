@@ -342,7 +342,7 @@ def test_a_launched_commands_log_is_capped_at_every_level(tmp_path):
     import shlex
 
     from arena.players.hosts import BotCrash
-    from arena.players.remote import CommandHost
+    from arena.players.command import CommandHost
 
     log = tmp_path / "cmd.log"
     script = "import os; os.write(1, b'q' * 3000000); os.write(2, b'w' * 3000000)"

@@ -17,7 +17,7 @@ import signal
 import threading
 import time
 import traceback
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ContextManager, Protocol
 
 from arena.players.base import MatchInfo, Player
 
@@ -57,6 +57,30 @@ class ArenaFailure(Exception):
     before it ran the bot's program, a sandbox could not be made (an OSError of the arena's), its
     own code raised. Never the bot's fault: the match is played again, and a failure that persists
     is recorded as the arena's (``arena_error``), neither rated nor counted towards probation."""
+
+
+class LaunchedProcess(Protocol):
+    """A bot's process as a launcher started it (a transport adds how to reach it: the pipe's
+    :class:`arena.players.isolated.Launched`, the command's
+    :class:`arena.players.command.LaunchedCommand`): what a host may do to it."""
+
+    what: str  # how a message names it ("the bot process", "the sandboxed command")
+
+    @property
+    def pid(self) -> int | None:
+        """The process the arena started (a sandbox's: bubblewrap's); None: none runs."""
+
+    def turn(self) -> ContextManager[None]:
+        """Around each call: the process runs within it (a sandbox is paused outside it)."""
+
+    def kill(self) -> None:
+        """Kill it (and what it started), and let go of the arena's end."""
+
+    def exit_code(self, wait: float) -> int | None:
+        """Its exit code, waiting up to ``wait`` seconds (None: still running)."""
+
+    def explain(self, text: str, code: int | None = None) -> str:
+        """``text`` (a crash of it) with what the launcher knows of the cause (a limit it hit)."""
 
 
 class Host(abc.ABC):

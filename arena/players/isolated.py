@@ -27,7 +27,8 @@ from typing import Any, ContextManager, Mapping, Protocol
 from arena.errors import ArenaError
 from arena.players import pipe
 from arena.players.base import MatchInfo
-from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Garbage, Host
+from arena.players.hosts import GRACE, MAX_ANSWER_BYTES, ArenaFailure, BotCrash, BotTimeout, Garbage, Host, \
+    LaunchedProcess
 from arena.players.logs import CappedLog, last_output
 from arena.referee.observation import LazyObservation
 
@@ -96,25 +97,10 @@ def arena_cpus() -> set[int] | None:
     return getaffinity(0) if getaffinity is not None else None
 
 
-class Launched(Protocol):
-    """A bot process as its launcher started it (:class:`Launcher`): the arena's end of its pipe,
-    and what the host may do to it."""
+class Launched(LaunchedProcess, Protocol):
+    """A bot process as its launcher started it (:class:`Launcher`): the arena's end of its pipe too."""
 
     conn: Any  # the arena's end of the pipe (``fileno()``, ``close()``)
-    what: str  # how a message names it ("the bot process", "the sandboxed bot process")
-    pid: int | None  # the process the arena started (a sandbox's: bubblewrap's)
-
-    def turn(self) -> ContextManager[None]:
-        """Around each call: the process runs within it (a sandbox is paused outside it)."""
-
-    def kill(self) -> None:
-        """Kill it and close the arena's end."""
-
-    def exit_code(self, wait: float) -> int | None:
-        """Its exit code, waiting up to ``wait`` seconds (None: still running)."""
-
-    def explain(self, text: str, code: int | None = None) -> str:
-        """``text`` (a crash of it) with what the launcher knows of the cause (a limit it hit)."""
 
 
 class Launcher(Protocol):

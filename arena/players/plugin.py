@@ -37,7 +37,7 @@ def _command_host(request: SeatRequest) -> Host:
 
         return SandboxCommandHost(command, seed=request.seed, settings=request.settings,
                                   limits=Limits.from_dict(request.limits), log_path=request.log_path)
-    from arena.players.remote import CommandHost
+    from arena.players.command import CommandHost
 
     return CommandHost(command, seed=request.seed, settings=request.settings, log_path=request.log_path)
 

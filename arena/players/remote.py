@@ -17,10 +17,8 @@ a notification's is the referee's. What goes wrong becomes what the referee unde
 * an action string: the referee judges it (``malformed`` if it is no action of the game,
   ``illegal`` if it is not legal now).
 
-A launched command (:class:`CommandHost`) is treated like an isolated bot (``ProcessHost``): its
-start-up is never charged to its clock, and after a timeout, or when its process dies or the
-connection breaks, it is killed and started again, and told the match again, before the next call
-(a bot that merely fails a call, by raising, keeps its process).
+The host of a launched command, :class:`arena.players.command.CommandHost`, is this module's
+:class:`GrpcHost` with a launcher.
 """
 
 from __future__ import annotations
@@ -28,10 +26,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
-import signal
 import socket
-import subprocess
 import time
 import uuid
 from dataclasses import dataclass
@@ -43,14 +38,9 @@ import grpc
 from arena import wire
 from arena.errors import ArenaError
 from arena.players.base import MatchInfo
-from arena.players.hosts import GRACE, ArenaFailure, BotCrash, BotTimeout, Host
-from arena.players.launch import Report, launcher
-from arena.players.limits import LOG_LIMIT
-from arena.players.logs import CappedLog, last_output
+from arena.players.hosts import GRACE, BotCrash, BotTimeout, Host
 from arena.v1 import player_pb2_grpc
 
-STARTUP_TIMEOUT = 60.0  # seconds for a launched command to answer its health check; never charged to its clock
-STOP_TIMEOUT = 3.0  # seconds a launched command has to exit after SIGTERM before it is killed
 SCHEMES = ("grpc", "grpcs")
 COMMAND_PREFIX = "cmd:"
 
@@ -329,199 +319,3 @@ def command_argv(command: str, port: int, socket_path: str = "") -> list[str]:
     if not words:
         raise ArenaError("the command after cmd: is empty")
     return [word.replace("{port}", str(port)).replace("{socket}", socket_path) for word in words]
-
-
-def _runnable(program: str, cwd: str | None, path: str | None) -> bool:
-    """Whether ``program`` names an executable file (by path, or found on ``path``)."""
-    if os.sep in program:
-        return os.access(os.path.join(cwd or os.getcwd(), program), os.X_OK)
-    return shutil.which(program, path=path) is not None
-
-
-class CommandHost(GrpcHost):
-    """A bot the arena starts itself: ``command`` is run (no shell) with ``ARENA_BOT_PORT`` set to a
-    free port (``{port}`` in the command is replaced by it too); the bot must serve the player
-    service and the standard gRPC health check on ``127.0.0.1`` at that port. The arena waits up to
-    ``startup_timeout`` for the health check to answer SERVING, and stops the command (SIGTERM,
-    then SIGKILL) when the match is over or after a fault.
-    """
-
-    def __init__(
-        self,
-        command: str,
-        *,
-        seed: int = 0,
-        settings: Mapping[str, Any] | None = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        startup_timeout: float = STARTUP_TIMEOUT,
-        max_send: int = wire.MAX_REQUEST_BYTES,
-        max_receive: int = wire.MAX_ANSWER_BYTES,
-        log_path: str | None = None,
-        log_limit: int = LOG_LIMIT,
-    ):
-        self.command = command
-        command_argv(command, 0)  # a command that cannot be parsed is a configuration error, at once
-        self.cwd = cwd
-        self.extra_env = dict(env or {})
-        self.startup_timeout = startup_timeout
-        self.process: subprocess.Popen | None = None
-        self.log = CappedLog(log_path, log_limit)  # its output, capped (a temporary file unless log_path)
-        self.restarts = 0
-        self._launch_error: str | None = None  # the bot's: its command names no program
-        self._arena_error: str | None = None  # the arena's: its launcher or sandbox could not be started
-        self._ready = False
-        super().__init__(None, seed=seed, settings=settings, max_send=max_send, max_receive=max_receive)
-        self._launch()
-
-    def __repr__(self) -> str:
-        return f"CommandHost({self.command!r})"
-
-    # -- the process -----------------------------------------------------------------------------
-    def _launch(self) -> None:
-        """Start the command on a fresh port (without waiting for it: see :meth:`_wait_ready`)."""
-        port = free_port()
-        self._connect(Address("grpc", "127.0.0.1", port))
-        env = {**os.environ, **self.extra_env, ENV_PORT: str(port), ENV_HOST: "127.0.0.1"}
-        self._ready = False
-        self._launch_error = self._arena_error = None
-        argv = command_argv(self.command, port)
-        if not _runnable(argv[0], self.cwd, env.get("PATH")):
-            self.process = None
-            self._launch_error = f"cannot run {self.command!r}: no such program {argv[0]!r}"
-            return
-        output = self.log.pipe()
-        report = Report()
-        try:  # through the launcher, which makes it die with the arena (no preexec_fn: see arena.players.launch)
-            self.process = subprocess.Popen(launcher(argv, status=report.write), cwd=self.cwd, env=env,
-                                            stdin=subprocess.DEVNULL, stdout=output, stderr=output,
-                                            start_new_session=True, pass_fds=(report.write,))
-        except OSError as exc:  # the launcher is the arena's Python: it could not be started at all
-            self.process = None
-            self._arena_error = f"cannot start the arena's launcher for {self.command!r}: {exc}"
-        finally:
-            CappedLog.started(output)
-            report.started()
-        if self.process is not None:
-            how, why = report.outcome(self.process)
-            if how in ("died", "setup"):  # the arena's launcher failed before the program ran: not the bot's
-                self._arena_error = f"{why} ({self.command!r})"
-            # "exec": the bot's program could not be run (its file): it exits 127, the bot's crash
-
-    def _output(self, limit: int = 800) -> str:
-        """The last characters the command printed (for the cause of a crash)."""
-        return last_output(self.log, limit)
-
-    def _wait_ready(self) -> None:
-        """Wait (outside any clock) until the bot's health check answers SERVING."""
-        if self._ready:
-            return
-        if self._arena_error:
-            raise ArenaFailure(self._arena_error)
-        if self._launch_error or self.process is None:
-            raise BotCrash(self._launch_error or f"the command {self.command!r} is not running")
-        from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-        health = health_pb2_grpc.HealthStub(self.channel)
-        deadline = time.monotonic() + self.startup_timeout
-        last = "no answer"
-        while True:
-            code = self.process.poll()
-            if code is not None:
-                raise BotCrash(f"the command {self.command!r} exited with code {code} before serving{self._output()}")
-            left = deadline - time.monotonic()
-            if left <= 0:
-                self._stop()
-                raise BotCrash(f"the command {self.command!r} did not pass its health check within "
-                               f"{self.startup_timeout:.0f} s ({last}){self._output()}")
-            try:
-                reply = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=min(1.0, left))
-                if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                    self._ready = True
-                    return
-                last = f"status {health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)}"
-            except grpc.RpcError as exc:
-                last = f"{exc.code().name}: {exc.details()}"
-            time.sleep(0.05)
-
-    def _stop(self) -> None:
-        process, self.process = self.process, None
-        if process is not None and process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGTERM)  # its own process group: children go too
-            except ProcessLookupError:
-                pass
-            try:
-                process.wait(STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                try:
-                    os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                process.wait(5)
-        if process is not None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)  # anything it left behind in its group
-            except (ProcessLookupError, PermissionError):
-                pass
-        GrpcHost.close(self)
-
-    def _replace(self) -> None:
-        """Stop the command and start it again, told the match again (outside any clock)."""
-        info = self.info
-        self._stop()
-        self.restarts += 1
-        self._launch()
-        self.info = info
-        if info is not None:  # (a sandboxed command's channel is made anew once its socket is there)
-            try:
-                self._wait_ready()
-                GrpcHost.start(self, info, STARTUP_TIMEOUT)
-            except (BotCrash, BotTimeout):
-                pass  # the next call fails and says why
-
-    def _crash_cause(self, exc: BotCrash) -> BotCrash:
-        """Add the command's exit code and last output to a crash."""
-        if self.process is None:
-            return exc
-        try:  # a dead process closes its sockets a moment before it can be reaped
-            code = self.process.wait(0.2 if isinstance(exc, BotDisconnected) else 0)
-        except subprocess.TimeoutExpired:
-            return exc
-        return type(exc)(f"{exc} (the command exited with code {code}{self._output()})")
-
-    # -- the host interface ----------------------------------------------------------------------
-    def start(self, info: MatchInfo, timeout: float) -> None:
-        self.info = info
-        self._wait_ready()
-        try:
-            super().start(info, timeout)
-        except BotCrash as exc:
-            raise self._crash_cause(exc) from None
-
-    def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
-        if not self._ready:  # it never became ready (or was stopped): say why, outside the clock
-            self._wait_ready()
-        try:
-            return super().decide(observation, timeout)
-        except (BotTimeout, BotCrash) as exc:
-            raise self._after_fault(exc, replace=True) from None
-
-    def notify(self, event: str, payload: dict[str, Any], timeout: float) -> None:
-        try:
-            super().notify(event, payload, timeout)
-        except (BotTimeout, BotCrash) as exc:
-            raise self._after_fault(exc, replace=event != "end_match") from None
-
-    def _after_fault(self, exc: Exception, replace: bool) -> Exception:
-        """As for an isolated bot: a late or dead process is replaced; a bot that merely failed
-        the call (it raised) keeps its process. Returns the fault to raise, with its cause."""
-        if isinstance(exc, BotCrash):
-            exc = self._crash_cause(exc)
-        if replace and (isinstance(exc, (BotTimeout, BotDisconnected)) or (self.process and self.process.poll() is not None)):
-            self._replace()
-        return exc
-
-    def close(self) -> None:
-        self._stop()
-        self.log.close()

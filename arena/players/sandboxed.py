@@ -21,7 +21,8 @@ from arena.players.isolated import ProcessHost, factory_path
 from arena.players.limits import Limits
 from arena.players import socket_dirs
 from arena.players.logs import CappedLog
-from arena.players.remote import ENV_HOST, ENV_PORT, ENV_SOCKET, CommandHost, UnixAddress, command_argv
+from arena.players.command import CommandHost
+from arena.players.remote import ENV_HOST, ENV_PORT, ENV_SOCKET, Address, UnixAddress, command_argv
 from arena.players.sandbox import SOCKET_DIR, SOCKET_NAME, Sandbox, python_command, runtime_entries, \
     sandbox_uid, socketpair
 
@@ -135,71 +136,35 @@ class PinnedSocket(UnixAddress):
         return f"unix:/proc/self/fd/{self.fd}"
 
 
-class SandboxCommandHost(CommandHost):
-    """A ``cmd:`` program in a sandbox: no network, so it serves gRPC on the Unix socket
-    ``$ARENA_BOT_SOCKET`` (``{socket}`` in the command) in a folder of its own
-    (:mod:`arena.players.socket_dirs`: a capped tmpfs as root), which the arena reaches only once
-    ``bot.sock`` is a socket of the bot's uid, and never through a symbolic link."""
+class _SandboxedCommand:
+    """A ``cmd:`` program in a sandbox of its own (:class:`SandboxCommandLauncher`), serving on the
+    socket in its socket folder; paused between its calls, as a sandboxed Python bot is."""
 
-    def __init__(self, command: str, *, limits: Limits | None = None, log_path: str | None = None,
-                 own: str | None = None, **kwargs: Any):
-        self.limits = limits or Limits()
+    what = "the sandboxed command"
+
+    def __init__(self, command: str, socket_dir: str, uid: int):
+        self.command = command
+        self.socket_dir: str | None = socket_dir
+        self.uid = uid
+        self.address: Address = PinnedSocket("unix", os.path.join(socket_dir, SOCKET_NAME), 0)  # reaches nothing yet
         self.sandbox: Sandbox | None = None
-        self.socket_dir: str | None = None
+        self.process: Any = None
         self.socket_fd: int | None = None
-        self.uid = os.getuid()
-        words = command_argv(command, 0)
-        if any("{port}" in word for word in command.split()):
-            raise ArenaError(f"the command {command!r} uses {{port}}, but a sandboxed command has no network: it "
-                             "serves on the Unix socket in $ARENA_BOT_SOCKET (write {socket} in the command)")
-        self.view = command_view(words, kwargs.get("cwd"), own)
-        self.executable = self.view[3]
-        super().__init__(command, log_path=log_path, log_limit=self.limits.log_size, **kwargs)
+        self.launch_error: str | None = None
+        self.arena_error: str | None = None
 
-    def _launch(self) -> None:
-        uid = self.uid = sandbox_uid() if os.geteuid() == 0 else os.getuid()
-        self.socket_dir = socket_dirs.make(uid)  # the bot's uid makes its socket there
-        outside = os.path.join(self.socket_dir, SOCKET_NAME)
-        inside = f"{SOCKET_DIR}/{SOCKET_NAME}"
-        self._connect(PinnedSocket("unix", outside, 0))  # reaches nothing until pinned
-        binds, env, chdir, _ = self.view
-        env = {**env, **self.extra_env, ENV_SOCKET: inside}
-        env.pop(ENV_PORT, None)
-        env.pop(ENV_HOST, None)
-        words = command_argv(self.command, 0, inside)  # {socket}: the path inside (not "" as command_argv would make it)
-        words[0] = self.executable  # found on the arena's PATH: the sandbox's is only the system's
-        self._ready = False
-        self._launch_error = self._arena_error = None
-        try:  # the sandbox is the arena's: failing to make or start it is the arena's failure, not the bot's
-            self.sandbox = Sandbox(self.limits, words, binds=binds + ["--bind", self.socket_dir, SOCKET_DIR], env=env,
-                                   chdir=chdir, name="cmd", uid=uid)
-            output = self.log.pipe()
-        except (OSError, ArenaError) as exc:
-            self.process = None
-            self._arena_error = f"cannot make the sandbox of {self.command!r}: {type(exc).__name__}: {exc}"
-            return
-        try:
-            self.process = self.sandbox.start(stdout=output, new_session=True)
-        except (OSError, ArenaFailure) as exc:
-            self.process = None
-            self._arena_error = f"cannot start the sandbox of {self.command!r}: {exc}"
-        finally:
-            CappedLog.started(output)
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
 
-    def _wait_ready(self) -> None:
-        if not self._ready and self.socket_fd is None and self._launch_error is None and self.process is not None:
-            self._pin_socket()
-        super()._wait_ready()
-
-    def _pin_socket(self) -> None:
-        """Wait (outside any clock) for ``bot.sock``, then point the channel at it through an
-        ``O_PATH`` descriptor; refuse anything but a socket of the bot's own uid (a symbolic link to
-        a socket the arena may reach and the bot may not would have the arena connect there)."""
-        from arena.players.remote import GrpcHost
-
+    def serving(self, deadline: float) -> Address | None:
+        """Wait for ``bot.sock``, then point at it through an ``O_PATH`` descriptor; refuse anything
+        but a socket of the bot's own uid (a symbolic link to a socket the arena may reach and the
+        bot may not would have the arena connect there)."""
+        if self.socket_fd is not None:
+            return self.address
         assert self.socket_dir is not None and self.process is not None
         path = os.path.join(self.socket_dir, SOCKET_NAME)
-        deadline = time.monotonic() + self.startup_timeout
         while True:
             try:
                 fd = socket_dirs.pin_socket(path, self.uid)
@@ -207,40 +172,96 @@ class SandboxCommandHost(CommandHost):
             except FileNotFoundError:
                 pass
             except (ValueError, OSError) as exc:
-                self._stop()
                 raise BotCrash(f"the command {self.command!r} made its {SOCKET_NAME} {exc}: the arena connects "
-                               f"only to a socket the bot made itself{self._output()}") from None
+                               "only to a socket the bot made itself") from None
             if self.process.poll() is not None or time.monotonic() > deadline:
-                return  # the health check's wait says why (its exit code, or no answer in time)
+                return None  # the health check's wait says why (its exit code, or no answer in time)
             time.sleep(0.02)
-        GrpcHost.close(self)
         self.socket_fd = fd
-        self._connect(PinnedSocket("unix", path, 0, fd=fd))
+        self.address = PinnedSocket("unix", path, 0, fd=fd)
+        return self.address
 
-    def _call(self, what: str, method: Any, request: Any, timeout: float) -> tuple[Any, float]:
-        with turns(self):
-            return super()._call(what, method, request, timeout)
+    def turn(self) -> ContextManager[None]:
+        return turns(self)
 
-    def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
-        with turns(self):  # Decide is not made through _call (its failures are told apart)
-            return super().decide(observation, timeout)
+    def exit_code(self, wait: float) -> int | None:
+        return self.sandbox.exit_code(wait=wait) if self.sandbox is not None and self.process is not None else None
 
-    def _crash_cause(self, exc: BotCrash) -> BotCrash:
-        exc = super()._crash_cause(exc)
-        code = self.sandbox.exit_code() if self.sandbox is not None else None
-        return type(exc)(self.sandbox.explain(str(exc), code)) if self.sandbox is not None else exc
+    def explain(self, text: str, code: int | None = None) -> str:
+        return self.sandbox.explain(text, code) if self.sandbox is not None else text
 
-    def _stop(self) -> None:
+    def kill(self) -> None:
+        """Everything in the sandbox dies with it; its socket folder goes."""
         if self.sandbox is not None:
-            self.sandbox.kill()  # everything in it dies with it
-            self.process = None  # reaped: no process group of its pid to signal (the pid may be reused)
-        super()._stop()
+            self.sandbox.kill()
+        self.process = None  # reaped: no process group of its pid to signal (the pid may be reused)
         if self.socket_fd is not None:
             os.close(self.socket_fd)
             self.socket_fd = None
         if self.socket_dir is not None:
             socket_dirs.remove(self.socket_dir)
             self.socket_dir = None
+
+
+class SandboxCommandLauncher:
+    """A ``cmd:`` program in a sandbox: no network, so it serves gRPC on the Unix socket
+    ``$ARENA_BOT_SOCKET`` (``{socket}`` in the command) in a folder of its own
+    (:mod:`arena.players.socket_dirs`: a capped tmpfs as root), which the arena reaches only once
+    ``bot.sock`` is a socket of the bot's uid, and never through a symbolic link. ``own``: the
+    folder of the bot's own files (a ladder version's), the only one of its command's it sees."""
+
+    def __init__(self, command: str, limits: Limits, cwd: str | None = None, own: str | None = None):
+        if any("{port}" in word for word in command.split()):
+            raise ArenaError(f"the command {command!r} uses {{port}}, but a sandboxed command has no network: it "
+                             "serves on the Unix socket in $ARENA_BOT_SOCKET (write {socket} in the command)")
+        self.limits = limits
+        self.view = command_view(command_argv(command, 0), cwd, own)
+
+    def launch(self, command: str, env: Mapping[str, str], log: CappedLog) -> _SandboxedCommand:
+        uid = sandbox_uid() if os.geteuid() == 0 else os.getuid()
+        launched = _SandboxedCommand(command, socket_dirs.make(uid), uid)  # the bot's uid makes its socket there
+        inside = f"{SOCKET_DIR}/{SOCKET_NAME}"
+        binds, view_env, chdir, executable = self.view
+        full_env = {**view_env, **env, ENV_SOCKET: inside}
+        full_env.pop(ENV_PORT, None)
+        full_env.pop(ENV_HOST, None)
+        words = command_argv(command, 0, inside)  # {socket}: the path inside (not "" as command_argv would make it)
+        words[0] = executable  # found on the arena's PATH: the sandbox's is only the system's
+        assert launched.socket_dir is not None
+        try:  # the sandbox is the arena's: failing to make or start it is the arena's failure, not the bot's
+            launched.sandbox = Sandbox(self.limits, words, binds=binds + ["--bind", launched.socket_dir, SOCKET_DIR],
+                                       env=full_env, chdir=chdir, name="cmd", uid=uid)
+            output = log.pipe()
+        except (OSError, ArenaError) as exc:
+            launched.arena_error = f"cannot make the sandbox of {command!r}: {type(exc).__name__}: {exc}"
+            return launched
+        try:
+            launched.process = launched.sandbox.start(stdout=output, new_session=True)
+        except (OSError, ArenaFailure) as exc:
+            launched.arena_error = f"cannot start the sandbox of {command!r}: {exc}"
+        finally:
+            CappedLog.started(output)
+        return launched
+
+
+class SandboxCommandHost(CommandHost):
+    """A :class:`~arena.players.command.CommandHost` whose program a :class:`SandboxCommandLauncher`
+    starts, with the tournament's ``limits`` (its log capped at their ``log_size``)."""
+
+    def __init__(self, command: str, *, limits: Limits | None = None, log_path: str | None = None,
+                 own: str | None = None, cwd: str | None = None, **kwargs: Any):
+        limits = limits or Limits()
+        launcher = SandboxCommandLauncher(command, limits, cwd, own)
+        super().__init__(command, launcher=launcher, log_path=log_path, log_limit=limits.log_size, **kwargs)
+
+    @property
+    def sandbox(self) -> Sandbox | None:
+        """The sandbox of its current program (None once stopped)."""
+        return self.launched.sandbox if isinstance(self.launched, _SandboxedCommand) else None
+
+    @property
+    def socket_dir(self) -> str | None:
+        return self.launched.socket_dir if isinstance(self.launched, _SandboxedCommand) else None
 
 
 _RESULTS = (".db", ".db-wal", ".db-shm", "_logs")  # a results database, its journal, a run's logs
