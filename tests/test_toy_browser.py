@@ -1,0 +1,77 @@
+"""A fifth game on the page (issue #36, build 4): the server started with the toy game of
+tests/plugins/toy_game.py plugged in, and a person who plays a whole toy game by clicking. The page
+has no code for the toy: its play direction, rules text, contract line and phase kinds come from
+the toy's own file through /api/games and the state messages."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+from arena.plugins import get_registry
+from arena.web.app import create_app
+from tests.browser_support import launch, needs_chromium
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
+uvicorn = pytest.importorskip("uvicorn", reason="uvicorn serves the page")
+pytestmark = needs_chromium
+
+WAIT = 30_000  # ms, a bound on any one step
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory):
+    registry = get_registry()  # the toy is plugged in through $TRICK_ARENA_PLUGINS (tests/conftest.py)
+    app = create_app(tmp_path_factory.mktemp("toy") / "web.db", registry=registry, pace=0.0, bot_isolation="inprocess")
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(timeout=15)
+    sock.close()
+
+
+def test_a_toy_game_plugged_in_plays_to_its_end_on_the_generic_page(base_url):
+    with playwright.sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(base_url + "/")
+        page.wait_for_selector("#game-toy", timeout=WAIT)
+        page.uncheck("#trick-pause")
+        page.check("#game-toy")
+        # the toy's rules text, from its own file, shown with the game picked
+        assert "first side to" in page.locator("#game-rules").inner_text(timeout=WAIT)
+        page.select_option("#bot-1", "random")
+        page.click("#start-new")
+        page.wait_for_selector("#table", timeout=WAIT)
+        played = 0
+        for _ in range(200):
+            page.wait_for_selector("#table[data-your-turn=true], #finished", timeout=WAIT)
+            if page.locator("#finished").count():
+                break
+            table = page.locator("#table")
+            assert table.get_attribute("data-phase-kind") == "play"  # the toy's phase, by the one convention
+            # its contract line, drawn by the toy's own hook
+            assert "points to win" in page.locator("#contract").inner_text()
+            decision = table.get_attribute("data-decision")
+            page.locator("#hand [data-action]").first.click()
+            page.wait_for_function(
+                "d => { const t = document.querySelector('#table');"
+                " return !t || t.dataset.decision !== d || t.dataset.yourTurn !== 'true' }", arg=decision, timeout=WAIT)
+            played += 1
+        assert page.locator("#finished").count() == 1
+        assert played >= 4  # at least one deal of four tricks, each card clicked
+        assert not errors, errors
+        browser.close()
