@@ -52,7 +52,8 @@ def test_a_toy_game_plugged_in_plays_to_its_end_on_the_generic_page(base_url):
         page.uncheck("#trick-pause")
         page.check("#game-toy")
         # the toy's rules text, from its own file, shown with the game picked
-        assert "first side to" in page.locator("#game-rules").inner_text(timeout=WAIT)
+        page.click("#game-rules summary")
+        assert "The first side to the target wins" in page.locator("#game-rules").inner_text(timeout=WAIT)
         page.select_option("#bot-1", "random")
         page.click("#start-new")
         page.wait_for_selector("#table", timeout=WAIT)

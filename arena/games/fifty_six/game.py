@@ -6,6 +6,8 @@ from typing import Any, Mapping, Sequence
 
 from arena.games import resample
 from arena.games.base import DeckSource, Game
+from arena.games.fifty_six import dealing
+from arena.games.fifty_six.page import PAGE
 from arena.games.fifty_six.actions import ActionTable
 from arena.games.fifty_six.cards import pack_kinds
 from arena.games.fifty_six.options import OPTIONS
@@ -77,3 +79,21 @@ class FiftySixGame(Game):
         if dealer not in active:
             raise ValueError(f"dealer {dealer} is not a seat left in {active}")
         return FiftySixState(self, resample.hand_decks(dealer, deck, then), scores, out_at)
+
+    # -- the page and search hooks (arena.games.base.Game) --------------------------------------
+    def page(self) -> dict[str, Any]:
+        return {**super().page(), **PAGE}
+
+    def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
+        return dealing.deck_for(self, dealer, hands, **seen)
+
+    swap_played_cards = True  # six or eight hands: a swap is much cheaper than a redraw
+
+    def proxy_deck(self, dealer: int, seat: int, hand: Sequence[str], observation: Mapping[str, Any],
+                   kitty: Sequence[str] | None = None) -> list[str]:
+        return dealing.deck_for(self, dealer, {seat: hand}, active=observation["active_seats"])
+
+    def proxy_match(self, observation: Mapping[str, Any]) -> dict[str, Any]:
+        if observation.get("eliminated_sides"):
+            return {"knocked_out": {team: 0 for team in observation["eliminated_sides"]}}
+        return {}

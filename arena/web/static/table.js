@@ -3,7 +3,7 @@
 
 import { el, clear, frag, append } from "./dom.js";
 import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
-import { rulesOf, actButton } from "./games.js";
+import { rulesOf, loadRules, actButton } from "./games.js";
 import { tableSocketUrl } from "./api.js";
 import { handSummary, scoreSheet, finishedPanel, dealLog } from "./panels.js";
 
@@ -48,6 +48,7 @@ class TableView {
     this.doneKey = null;
     this.doneSince = null;
     this.message = null;
+    this.ready = null; // the game's presentation loading (games.js loadRules)
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
     // Decision buttons (games.js) carry only data-action; one listener sends whichever is clicked.
@@ -111,7 +112,10 @@ class TableView {
       return;
     }
     if (msg.type !== "state") return;
-    this.incoming(msg);
+    // The game's presentation (and its page module) is loaded once, before its first state is drawn;
+    // states keep their order behind the one promise.
+    if (!this.ready) this.ready = loadRules(msg.observation.game).catch((error) => this.flash(`The game's page did not load: ${error.message}`));
+    this.ready.then(() => !this.closed && this.incoming(msg));
   }
 
   // A finished trick stays on the table at least TRICK_PAUSE ms (if the person keeps the setting
@@ -207,7 +211,7 @@ class TableView {
       const names = seats.map(seatName);
       return names.includes("You") ? ["You", ...names.filter((x) => x !== "You")].join(" & ") : names.join(" & ");
     };
-    return { obs, n, me, rules, sideOf, offset, seatName, sideName, numSides, options: s.table.options || {} };
+    return { obs, n, me, rules, sideOf, offset, seatName, sideName, numSides, options: s.table.options || {}, lines: s.lines || {} };
   }
 
   // ------------------------------------------------------------------ drawing
@@ -220,6 +224,7 @@ class TableView {
     const { obs, rules } = ctx;
     document.title = `${s.table.title || obs.game}${s.your_turn ? ": your turn" : ""} – Trick Arena`;
     const view = el("section", { id: "table", class: `table-view game-${obs.game}`, "data-phase": obs.phase,
+      "data-phase-kind": rules.phaseKind(obs.phase),
       "data-decision": s.decision, "data-your-turn": s.your_turn ? "true" : "false" });
     append(view, [
       this.bar(ctx),
@@ -279,7 +284,7 @@ class TableView {
         (obs.passed || []).includes(seat) && obs.phase === "auction" ? el("span", { class: "badge passed" }, "passed") : null),
       calls.has(seat) ? el("div", { class: "bubble" + (y < 35 ? " below" : "") }, calls.get(seat)) : null,
       exposedBy(obs) === seat && seat !== ctx.me
-        ? el("div", { class: "exposed", "aria-label": "the open misère hand" }, sortHand(obs.game, obs.exposed, obs.trump).map((c) => cardText(c)))
+        ? el("div", { class: "exposed", "aria-label": "the open misère hand" }, sortHand(ctx.rules.cards, obs.exposed, obs.trump).map((c) => cardText(c)))
         : null,
       obs.to_act === seat && seat !== ctx.me ? el("div", { class: "thinking" }, "…") : null);
       felt.appendChild(plate);
@@ -377,10 +382,10 @@ class TableView {
   }
 
   discardCount(ctx) {
-    // Five Hundred's kitty exchange: 13 cards held, back to 10; other discards are one at a time.
+    // Cards discarded at one go, confirmed together (the game says: a kitty exchange); else one at a time.
     const { obs } = ctx;
-    if (obs.game !== "five_hundred" || obs.phase !== "discard") return 1;
-    return Math.max(1, obs.hand.length - 10);
+    if (obs.phase !== "discard") return 1;
+    return Math.max(1, ctx.rules.discards(obs));
   }
 
   decisions(ctx) {
@@ -434,7 +439,7 @@ class TableView {
   handView(ctx, cardActions) {
     const s = this.state;
     const { obs } = ctx;
-    const cards = sortHand(obs.game, obs.hand || [], obs.trump);
+    const cards = sortHand(ctx.rules.cards, obs.hand || [], obs.trump);
     const kitty = new Set(obs.phase === "discard" ? obs.kitty || [] : []);
     const discarding = obs.phase === "discard" && s.your_turn && this.discardCount(ctx) > 1;
     const row = el("div", { id: "hand", class: "hand" + (s.your_turn ? " active" : ""), role: "group", "aria-label": "your hand" });
