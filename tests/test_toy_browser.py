@@ -73,6 +73,6 @@ def test_a_toy_game_plugged_in_plays_to_its_end_on_the_generic_page(base_url):
                 " return !t || t.dataset.decision !== d || t.dataset.yourTurn !== 'true' }", arg=decision, timeout=WAIT)
             played += 1
         assert page.locator("#finished").count() == 1
-        assert played >= 4  # at least one deal of four tricks, each card clicked
+        assert played >= 1  # (a forced card, the only legal one, is played for the person)
         assert not errors, errors
         browser.close()

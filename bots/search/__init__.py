@@ -82,7 +82,9 @@ def bundled_game(name: str, options: Mapping[str, Any]) -> Any:
     other game (a plugin's) from the registry."""
     try:
         plugin = importlib.import_module(f"arena.games.{name}.plugin")
-    except ModuleNotFoundError:
+    except ModuleNotFoundError as exc:
+        if exc.name not in (f"arena.games.{name}", f"arena.games.{name}.plugin"):
+            raise  # a bundled game that is broken, not a plugin's game
         from arena.plugins import get_registry
         if name not in get_registry().games:
             raise ValueError(f"search: no game {name!r} is installed") from None

@@ -3,7 +3,9 @@
 A bot never sees the game state, but :meth:`GameState.resample` needs one. Any state that gives
 the seat its real observation will do, since resample depends only on what the seat knows (the
 conformance kit's ``resample_blind`` check). So the proxy is built by dealing the seat's own hand
-(the game's ``proxy_deck``, by default its ``deck_for``; the other hands in pack order) and replaying the hand's public history.
+(the game's ``proxy_deck``, by default its ``deck_for``; the other hands in pack order) and
+replaying the hand's public history. Whatever differs between games is a hook of the game's
+(arena.games.base.Game, "for search bots"): this module names no game.
 When a replayed action is impossible in the proxy (another seat plays a card the proxy gave
 someone else) the proxy is first resampled from the seat's own view until it is possible, which
 keeps it consistent with everything seen so far; in 56 a card play is first made possible more cheaply,

@@ -7,10 +7,10 @@ from typing import Any, Mapping, Sequence
 
 from arena.games import resample
 from arena.games.all_fours import actions, dealing
-from arena.games.all_fours.page import PAGE
 from arena.games.all_fours.cards import kick_table
 from arena.games.all_fours.dealing import first_deal_seats, run_seats
 from arena.games.all_fours.options import OPTIONS
+from arena.games.all_fours.page import PAGE
 from arena.games.all_fours.state import AllFoursState
 from arena.games.base import DeckSource, Game
 
@@ -22,6 +22,7 @@ class AllFoursGame(Game):
     title = "All Fours"
     option_table = OPTIONS
     rules = "docs/games/all_fours.md"
+    scores_change_in_hand = True  # kicks of turn-ups score during the deal (search hooks)
 
     def configure(self) -> None:
         # Every combination of §3's options is playable: there is nothing to refuse here.
@@ -78,8 +79,6 @@ class AllFoursGame(Game):
 
     def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
         return dealing.deck_for(self, dealer, hands, **seen)
-
-    scores_change_in_hand = True  # kicks of turn-ups score during the deal
 
     def proxy_dealt(self, hands_seen: Mapping[int, Sequence[str]], played: Sequence[str]) -> list[str]:
         own = super().proxy_dealt(hands_seen, played)

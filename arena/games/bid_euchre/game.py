@@ -9,10 +9,10 @@ from arena.errors import OptionError
 from arena.games import resample
 from arena.games.base import DeckSource, Game
 from arena.games.bid_euchre import dealing
-from arena.games.bid_euchre.page import PAGE
 from arena.games.bid_euchre.actions import ActionTable
 from arena.games.bid_euchre.cards import INDEX, pack
 from arena.games.bid_euchre.options import OPTIONS
+from arena.games.bid_euchre.page import PAGE
 from arena.games.bid_euchre.state import BidEuchreState
 
 class BidEuchreGame(Game):

@@ -7,10 +7,10 @@ from typing import Any, Mapping, Sequence
 from arena.games import resample
 from arena.games.base import DeckSource, Game
 from arena.games.fifty_six import dealing
-from arena.games.fifty_six.page import PAGE
 from arena.games.fifty_six.actions import ActionTable
 from arena.games.fifty_six.cards import pack_kinds
 from arena.games.fifty_six.options import OPTIONS
+from arena.games.fifty_six.page import PAGE
 from arena.games.fifty_six.state import FiftySixState
 
 
@@ -20,6 +20,7 @@ class FiftySixGame(Game):
     name = "fifty_six"
     title = "56"
     rules = "docs/games/fifty_six.md"
+    swap_played_cards = True  # six or eight hands: a swap is much cheaper than a redraw (search hooks)
     option_table = OPTIONS
 
     def configure(self) -> None:
@@ -86,8 +87,6 @@ class FiftySixGame(Game):
 
     def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
         return dealing.deck_for(self, dealer, hands, **seen)
-
-    swap_played_cards = True  # six or eight hands: a swap is much cheaper than a redraw
 
     def proxy_deck(self, dealer: int, seat: int, hand: Sequence[str], observation: Mapping[str, Any],
                    kitty: Sequence[str] | None = None) -> list[str]:

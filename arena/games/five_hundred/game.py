@@ -9,11 +9,11 @@ from arena.errors import OptionError
 from arena.games import resample
 from arena.games.base import DeckSource, Game
 from arena.games.five_hundred import dealing
-from arena.games.five_hundred.page import PAGE
 from arena.games.five_hundred.actions import ActionTable, ladder
 from arena.games.five_hundred.auction import call_lists
 from arena.games.five_hundred.cards import pack_for
 from arena.games.five_hundred.options import OPTIONS
+from arena.games.five_hundred.page import PAGE
 from arena.games.five_hundred.state import FiveHundredState
 
 
