@@ -53,15 +53,33 @@ def test_every_game_declares_its_page_and_phase_kinds(registry):
 
 
 @pytest.mark.parametrize("name", BUNDLED)
-def test_each_phase_a_bundled_game_reaches_has_a_kind(registry, name):
+def test_each_phase_a_bundled_game_shows_has_a_kind(registry, name):
     game = registry.game(name, {"max_hands": 3})
     kinds = game.page()["phases"]
-    state = game.new_match(seed=5)
-    seen = {state.phase}
-    while not state.is_over():
-        state.apply_id(state.legal_action_ids()[0])
-        seen.add(state.phase)
+    seen = set()
+    for seed in range(3):
+        state = game.new_match(seed=seed)
+        rng = random.Random(seed)
+        while True:
+            seen |= {state.observation(seat)["phase"] for seat in range(game.players)}
+            if state.is_over():
+                break
+            state.apply_id(rng.choice(state.legal_action_ids()))
     assert seen <= set(kinds), f"{name}: phases without a kind: {sorted(seen - set(kinds))}"
+
+
+def test_the_conformance_kit_refuses_a_phase_without_a_kind():
+    from arena.testing import ConformanceError, check
+    from tests.plugins.toy_game import ToyGame
+
+    class Undeclared(ToyGame):  # a plugin author's slip: the toy's phases not declared
+        name = "undeclared_toy"
+
+        def page(self):
+            return {**super().page(), "phases": {"over": "over"}}
+
+    with pytest.raises(ConformanceError, match=r"\['phase'\] is 'play', to which Game.page\(\)\['phases'\] gives no kind"):
+        check(Undeclared, "vocabulary", players=2)
 
 
 def test_the_api_serves_each_games_page(tmp_path, registry):
@@ -72,6 +90,17 @@ def test_the_api_serves_each_games_page(tmp_path, registry):
     assert by_name["toy"]["page"]["phases"] == {"play": "play", "over": "over"}
     assert by_name["five_hundred"]["page"]["module"], "Five Hundred's panels come from its package"
     assert games[0]["name"] == "five_hundred", "the game listed first (the page's default) is the lowest order"
+
+
+def test_a_games_page_module_is_served_from_its_package_and_nothing_else_is(tmp_path, registry):
+    with TestClient(make_app(tmp_path / "web.db", registry=registry)) as client:
+        module = client.get("/games/five_hundred/page.js")
+        assert module.status_code == 200 and "javascript" in module.headers["content-type"]
+        assert "export default" in module.text
+        for path in ("/games/five_hundred/game.py", "/games/toy/page.js", "/games/nope/page.js"):
+            refused = client.get(path)
+            assert refused.status_code == 404 and "no page module" in refused.text, path
+        assert client.get("/games/five_hundred/..%2Fgame.py").status_code == 404
 
 
 def test_the_search_bot_plays_a_whole_toy_match(registry):

@@ -307,7 +307,7 @@ def describe_game(registry: "Registry", name: str) -> dict[str, Any]:
             item["maximum"] = option.maximum
         options.append(item)
     bots = sorted(spec.name for spec in registry.bots.values() if spec.plays(name))
-    page = game.page()  # what the page shows of the game, from the game itself (Game.page)
+    page = dict(game.page())  # what the page shows of it, from the game (a copy: the URL is set below)
     if page.get("module"):
         page["module"] = f"/games/{name}/{page['module']}"
     return {"name": name, "title": game.title, "players": players, "default_players": game.players,
@@ -334,7 +334,7 @@ async def game_module(request: Request) -> Response:
     cls = server.registry.games.get(name)
     declared = server.registry.game(name, {}).page().get("module") if cls is not None else None
     if declared is None or file != declared:
-        return PlainTextResponse(f"no page module {file!r} for game {name!r}", status_code=404)
+        return PlainTextResponse(f"no page module {file[:40]!r} for game {name[:40]!r}", status_code=404)
     path = Path(sys.modules[cls.__module__].__file__ or "").with_name(declared)
     if not path.is_file():
         return PlainTextResponse(f"game {name!r}: its page module {declared} is not installed", status_code=404)
