@@ -76,3 +76,42 @@ def test_a_toy_game_plugged_in_plays_to_its_end_on_the_generic_page(base_url):
         assert played >= 1  # (a forced card, the only legal one, is played for the person)
         assert not errors, errors
         browser.close()
+
+
+DATA_ONLY = {  # a made-up game's page data, as a one-file plugin game would declare it (no module)
+    "name": "made_up", "title": "Made up", "page": {
+        "clockwise": False, "rules": "One.\n\nTwo.", "phases": {"call": "bid", "play": "play", "over": "over"},
+        "labels": {"call 1": "One trick", "call 2": "Two tricks", "pass": "Pass"},
+        "groups": [{"title": "Call:", "prefix": "call "}, {"prefix": "pass"}],
+        "prompts": {"bid": "Call your tricks", "play": "Lead or follow"}, "module": None}}
+GENERIC = """async () => {
+  const games = await import("/static/games.js");
+  const rules = await games.loadRules("made_up");
+  const { rows, used } = rules.panel({ phase: "call" }, ["call 1", "call 2", "pass", "claim"]);
+  const ctx = { lines: { contract: "{seat:2} called 1" }, seatName: (s) => `Seat ${s}` };
+  const contract = document.createElement("div");
+  contract.append(rules.contract({}, ctx));
+  return { rows: rows.filter(Boolean).map((r) => [...r.querySelectorAll("[data-action]")].map((b) => [b.dataset.action, b.textContent])),
+           titles: rows.filter(Boolean).map((r) => r.querySelector(".row-title")?.textContent ?? null),
+           used: [...used].sort(), prompt: rules.prompt({ phase: "call" }), kind: rules.phaseKind("call"),
+           clockwise: rules.clockwise, contract: contract.textContent, rules: games.rulesText(rules.page).map((p) => p.textContent) };
+}"""
+
+
+def test_a_data_only_games_labels_groups_prompts_and_contract_line_on_the_generic_page(base_url):
+    """What a game declares as data alone (labels, groups, prompts, phase kinds, its contract line)
+    drawn by the generic page: games.js with a made-up game's description from /api/games."""
+    with playwright.sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        page.goto(base_url + "/")
+        page.wait_for_selector("#start-daily", timeout=WAIT)
+        page.route("**/api/games", lambda route: route.fulfill(json=[DATA_ONLY]))
+        got = page.evaluate(GENERIC)
+        browser.close()
+    assert got["rows"] == [[["call 1", "One trick"], ["call 2", "Two tricks"]], [["pass", "Pass"]]]
+    assert got["titles"] == ["Call:", None]
+    assert got["used"] == ["call 1", "call 2", "pass"]  # "claim", in no group, goes to the page's "Other" row
+    assert (got["prompt"], got["kind"], got["clockwise"]) == ("Call your tricks", "bid", False)
+    assert got["contract"] == "Seat 2 called 1"
+    assert got["rules"] == ["One.", "Two."]
