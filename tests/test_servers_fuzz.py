@@ -29,6 +29,7 @@ ROUTES = [  # (methods, path template)
     (("GET",), "/"), (("GET", "POST"), "/api/me"), (("GET",), "/api/games"), (("GET", "POST"), "/api/tables"),
     (("GET",), "/api/tables/{}"), (("GET",), "/api/tables/{}/record"), (("GET",), "/tables/{}/replay"),
     (("GET",), "/api/leaderboard"), (("GET",), "/ladder/static/{}"), (("GET",), "/static/{}"),
+    (("GET",), "/games/{}/{}"),
 ]
 FIELDS = ["name", "kind", "games", "filename", "content_base64", "bot", "archive_base64", "command", "endpoint",
           "nickname", "game", "mode", "players", "options", "bots", "type", "action", "decision"]

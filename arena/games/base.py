@@ -62,6 +62,11 @@ OBSERVATION_KEYS = (
     "hand", "legal_actions", "history", "scores", "trump", "contract", "active_seats", "hand_sizes",
     "trick", "leader", "tricks", "last_trick", "tricks_won", "tricks_won_by_seat", "last_result",
 )
+# The one phase convention (docs/game-interface.md, "Phases"): every phase a state reports is of one
+# of these kinds, declared per game in ``Game.page()["phases"]``: an auction or any call before the
+# play (bid), cards changing hands unseen (exchange: a kitty discard, a gift), the tricks (play), the
+# end of the match (over). The phase strings themselves stay the game's own (bots and records see them).
+PHASE_KINDS = ("bid", "exchange", "play", "over")
 # Keys every finished hand's result (``record["hands"][i]["result"]``, ``last_result``) carries.
 HAND_RESULT_KEYS = ("scores", "changes", "end", "contract", "tricks_won", "tricks")
 # Keys of :meth:`GameState.result`.
@@ -203,6 +208,62 @@ class Game(abc.ABC):
         scores before this hand, default the match's start) and the game's own match bookkeeping in
         ``match`` (documented on its page). Later deals come from ``then`` (default a random seed)."""
         raise NotImplementedError(f"{type(self).__name__} cannot start a match mid-way")
+
+    # -- for search bots (docs/game-interface.md, "Search hooks") -----------------------------
+    # A search bot rebuilds a state that gives one seat its observations (bots/search/proxy.py):
+    # it deals the seat's own hand from a deck made by ``proxy_deck`` and replays the history.
+    # Whether scores change inside a hand (All Fours' kicks of turn-ups): the rebuilder then learns
+    # the hand's own changes by replaying it from zero.
+    scores_change_in_hand: ClassVar[bool] = False
+    # Whether, when another seat plays a card the rebuilt state gave someone else, swapping that
+    # card into the player's hand is tried before a resample (cheaper where hands are many: 56).
+    swap_played_cards: ClassVar[bool] = False
+
+    def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
+        """The deck (top card first) that deals ``hands`` (seat -> cards, short hands filled from
+        the rest of the pack) when ``dealer`` deals: the inverse of the game's deal. ``seen``: the
+        game's own extras (a kitty, a turn-up). Raises ValueError for hands no deal gives."""
+        raise NotImplementedError(f"{type(self).__name__} cannot make a deck for given hands")
+
+    def proxy_dealt(self, hands_seen: Mapping[int, Sequence[str]], played: Sequence[str]) -> list[str]:
+        """The cards a seat was dealt this hand, from its hands seen (history length -> hand) and
+        the cards it played before the first of them. Default: the first hand seen and those cards;
+        a game dealing more cards during the hand (All Fours' runs of the pack) adds them in order."""
+        return list(hands_seen[min(hands_seen)]) + list(played)
+
+    def proxy_deck(self, dealer: int, seat: int, hand: Sequence[str], observation: Mapping[str, Any],
+                   kitty: Sequence[str] | None = None) -> list[str]:
+        """A deck that deals ``hand`` to ``seat`` (and ``kitty``, a kitty the seat saw) with the
+        other places in pack order, given the seat's ``observation``. Default: ``deck_for``."""
+        return self.deck_for(dealer, {seat: list(hand)})
+
+    def proxy_match(self, observation: Mapping[str, Any]) -> dict[str, Any]:
+        """The match bookkeeping ``start_hand`` takes for the hand ``observation`` is in (56's
+        knocked-out sides). Default: none."""
+        return {}
+
+    # -- for the web page (docs/game-interface.md, "The page") ---------------------------------
+    def page(self) -> dict[str, Any]:
+        """What the browser page shows of this game (``arena serve`` gives it in /api/games as
+        ``page``), so that the page names no game:
+
+        ``order`` (where the page lists it, lowest first; its first game is its default),
+        ``clockwise`` (play passes to the left: ``seat+1`` sits on your left), ``rules`` (the rules
+        for people: paragraphs split by blank lines), ``phases`` (each phase -> its kind, one of
+        :data:`PHASE_KINDS`), ``ranks`` (a plain suit's ranks high to low for sorting the hand; None:
+        A K Q J 10 .. 2), ``bowers`` (the jack of trumps and its twin sort with trumps), ``labels``
+        (action string -> button text), ``groups`` (rows of buttons: ``title`` and the actions'
+        ``prefix``), ``prompts`` (phase or kind -> the line shown when it is the person's turn) and
+        ``module`` (the file name, in the game's package, of a JavaScript module drawing richer
+        panels; None: the data above is all). A game returns ``{**super().page(), ...}``."""
+        return {"order": 100, "clockwise": True, "rules": "", "phases": {"play": "play", "over": "over"},
+                "ranks": None, "bowers": False, "labels": {}, "groups": [], "prompts": {}, "module": None}
+
+    def page_lines(self, observation: Mapping[str, Any]) -> dict[str, str]:
+        """Lines the page shows with one seat's ``observation`` (in each state message as
+        ``lines``): ``contract``, the contract line; ``{seat:N}`` in a line is seat N, named as the
+        page names seats. Default: none (a game with a page module draws its own)."""
+        return {}
 
     # -- provided ----------------------------------------------------------------------------
     def new_match(self, seed: int | str | None = None, decks: DeckSource | None = None) -> "GameState":

@@ -14,8 +14,10 @@ the hand, the action index, the seat to act and what is wrong. The checks (``CHE
                 seat's observation.
 ``clones``      ``clone()`` is an equal, independent copy (acting on either leaves the other as it was).
 ``hidden``      every observation is JSON, and shows no card of ``state.hidden_cards(seat)``.
-``vocabulary``  observations carry ``OBSERVATION_KEYS``; hand results ``HAND_RESULT_KEYS``;
-                ``result()`` carries ``RESULT_KEYS``; ``match_end()`` says how a match ended.
+``vocabulary``  observations carry ``OBSERVATION_KEYS``, their ``phase`` one that
+                ``Game.page()["phases"]`` gives a kind of ``PHASE_KINDS``; hand results
+                ``HAND_RESULT_KEYS``; ``result()`` carries ``RESULT_KEYS``; ``match_end()`` says how a
+                match ended.
 ``records``     ``state.record()`` survives JSON and replays (``arena.records.replay``) to the
                 same record and scores.
 ``hash_seeds``  the same seeded matches give the same records under other ``PYTHONHASHSEED``\\ s.
@@ -36,8 +38,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NoReturn, Sequence, Union
 
 from arena.errors import IllegalActionError, OptionError, RecordError
-from arena.games.base import (HAND_RESULT_KEYS, OBSERVATION_KEYS, RECORD_FORMAT, RESULT_KEYS, Game, GameState,
-                              MatchEnd)
+from arena.games.base import (HAND_RESULT_KEYS, OBSERVATION_KEYS, PHASE_KINDS, RECORD_FORMAT, RESULT_KEYS, Game,
+                              GameState, MatchEnd)
 from arena.testing.cards import CardNames
 from arena.testing.resampling import RESAMPLE_CHECKS, check_resampling
 
@@ -263,6 +265,7 @@ class Playouts:
         self.match: int | None = None
         self._names: CardNames | None = None
         self._observations: dict[int, dict[str, Any]] = {}
+        self._phase_kinds: dict[str, str] | None = None  # the game's, asked once
         self.abandoned = False
 
     # -- failing, with where ----------------------------------------------------------------
@@ -496,6 +499,11 @@ class Playouts:
             if obs[key] != value:
                 self.fail("vocabulary", f"observation({seat})[{key!r}] is {_short(obs[key])}, expected {_short(value)}",
                           seat=seat)
+        if self._phase_kinds is None:  # the one phase convention (docs/game-interface.md, "Phases")
+            self._phase_kinds = dict(game.page()["phases"])
+        if self._phase_kinds.get(obs["phase"]) not in PHASE_KINDS:
+            self.fail("vocabulary", f"observation({seat})['phase'] is {_short(obs['phase'])}, to which Game.page()['phases']"
+                                    f" gives no kind of {', '.join(PHASE_KINDS)}", seat=seat)
         last = state.deal_results[-1] if state.deal_results else None
         if obs["last_result"] != last and json.loads(_dump(obs["last_result"])) != json.loads(_dump(last)):
             self.fail("vocabulary", f"observation({seat})['last_result'] is {_short(obs['last_result'])}, not the"

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mappi
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -307,13 +307,38 @@ def describe_game(registry: "Registry", name: str) -> dict[str, Any]:
             item["maximum"] = option.maximum
         options.append(item)
     bots = sorted(spec.name for spec in registry.bots.values() if spec.plays(name))
+    page = dict(game.page())  # what the page shows of it, from the game (a copy: the URL is set below)
+    if page.get("module"):
+        page["module"] = f"/games/{name}/{page['module']}"
     return {"name": name, "title": game.title, "players": players, "default_players": game.players,
-            "options": options, "bots": bots, "default_bot": daily.PAR_BOT if daily.PAR_BOT in bots else bots[0]}
+            "options": options, "bots": bots, "default_bot": daily.PAR_BOT if daily.PAR_BOT in bots else bots[0],
+            "page": page}
+
+
+def game_order(registry: "Registry") -> list[str]:
+    """The games in the order the page lists them (each game's page order, then by name): the first
+    is the page's default game."""
+    return sorted(registry.games, key=lambda name: (registry.game(name, {}).page()["order"], name))
 
 
 @_errors
 async def games(request: Request, server: Server, player: str) -> tuple[Any, int]:
-    return [describe_game(server.registry, name) for name in sorted(server.registry.games)], 200
+    return [describe_game(server.registry, name) for name in game_order(server.registry)], 200
+
+
+async def game_module(request: Request) -> Response:
+    """A game's page module (``Game.page()["module"]``), from the game's own package: only the file
+    the game names is served."""
+    server = _server(request)
+    name, file = request.path_params["name"], request.path_params["file"]
+    cls = server.registry.games.get(name)
+    declared = server.registry.game(name, {}).page().get("module") if cls is not None else None
+    if declared is None or file != declared:
+        return PlainTextResponse(f"no page module {file[:40]!r} for game {name[:40]!r}", status_code=404)
+    path = Path(sys.modules[cls.__module__].__file__ or "").with_name(declared)
+    if not path.is_file():
+        return PlainTextResponse(f"game {name!r}: its page module {declared} is not installed", status_code=404)
+    return Response(path.read_text(encoding="utf-8"), media_type="text/javascript")
 
 
 def _new_table_spec(server: Server, data: dict[str, Any], player: str, table_id: str) -> tuple[dict[str, Any], str, str, bool]:
@@ -460,7 +485,7 @@ def _board_date(server: Server, text: str) -> str | None:
 async def leaderboard(request: Request, server: Server, player: str) -> tuple[Any, int]:
     from arena.web.board import board
 
-    name = request.query_params.get("game", "five_hundred")
+    name = request.query_params.get("game") or game_order(server.registry)[0]
     if name not in server.registry.games:
         raise BadRequest(f"'game': unknown game {name[:40]!r}; games: {', '.join(sorted(server.registry.games))}")
     date = _board_date(server, request.query_params.get("date", "today"))
@@ -606,6 +631,7 @@ def create_app(db: str | Path | WebStore, *, registry: "Registry | None" = None,
         Route("/", index),
         guarding.with_body_limit(Route("/api/me", me, methods=["GET", "POST"]), MAX_BODY),
         Route("/api/games", games),
+        Route("/games/{name}/{file}", game_module),
         guarding.with_body_limit(Route("/api/tables", tables, methods=["GET", "POST"]), MAX_BODY),
         Route("/api/tables/{id}", table),
         Route("/api/tables/{id}/record", record),

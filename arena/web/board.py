@@ -82,7 +82,9 @@ def final_state(server: Any, row: TableRow) -> dict[str, Any]:
     result.update(game=record["game"], seats=record["seats"], termination=record.get("termination"),
                   faults=record.get("faults", []), seat=seat)
     n = sum(len(hand["actions"]) for hand in record["hands"])
+    observation = replayed.state.observation(seat)
     return {"type": "state", "table": Table(row, server.store, server.registry,
                                                 nickname=server.store.nickname(row.owner)).summary,
-            "observation": replayed.state.observation(seat), "your_turn": False, "legal_actions": [],
+            "observation": observation, "lines": replayed.state.game.page_lines(observation), "your_turn": False,
+            "legal_actions": [],
             "decision": n, "hands": hands, "result": result}

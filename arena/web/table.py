@@ -270,6 +270,7 @@ class Table:
             "type": "state",
             "table": self.summary,
             "observation": observation,
+            "lines": self.game.page_lines(observation),  # the game's own lines (Game.page_lines)
             "your_turn": turn is not None,
             "legal_actions": list(turn["legal_actions"]) if turn is not None else [],
             "decision": self.n if decision is None else decision,

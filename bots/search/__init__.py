@@ -1,4 +1,4 @@
-"""``search``: determinized search (PIMC) with auction inference, for every bundled game.
+"""``search``: determinized search (PIMC) with auction inference, for every game with the search hooks.
 
 Settings (tournament file ``settings``, or ``arena play --setting``): ``samples`` (deals sampled per
 decision, default 64), ``seconds`` (thinking time per decision, default 1.0; never beyond the
@@ -77,13 +77,33 @@ def budget(settings: Mapping[str, Any], observation: Mapping[str, Any]) -> float
 
 
 def bundled_game(name: str, options: Mapping[str, Any]) -> Any:
-    """The bundled game ``name`` with ``options``, from its own plugin module: not through the
-    registry, which loads every plugin, and a sandbox shows this bot only its own code."""
-    plugin = importlib.import_module(f"arena.games.{name}.plugin")
+    """The game ``name`` with ``options``: a bundled one from its own plugin module, not through
+    the registry, which loads every plugin (and a sandbox shows this bot only its own code); any
+    other game (a plugin's) from the registry."""
+    try:
+        plugin = importlib.import_module(f"arena.games.{name}.plugin")
+    except ModuleNotFoundError as exc:
+        if exc.name not in (f"arena.games.{name}", f"arena.games.{name}.plugin"):
+            raise  # a bundled game that is broken, not a plugin's game
+        from arena.plugins import get_registry
+        if name not in get_registry().games:
+            raise ValueError(f"search: no game {name!r} is installed") from None
+        return get_registry().game(name, options)
     for cls in plugin.arena_register_games():
         if cls.name == name:
             return cls(options)
     raise ValueError(f"search: no bundled game {name!r}")
+
+
+class RandomStandIn(Player):
+    """A uniformly random legal action: the rollouts' and the fallback's player in a game the
+    heuristic has no strategy for."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def act(self, observation: dict[str, Any]) -> str:
+        return str(self.rng.choice(observation["legal_actions"]))
 
 
 class SearchBot(Player):
@@ -97,11 +117,12 @@ class SearchBot(Player):
 
     def start_match(self, info: MatchInfo) -> None:
         from bots.search.pimc import Searcher
-        if info.game not in STRATEGIES:
-            raise ValueError(f"search has no heuristic for {info.game!r}; it plays {', '.join(STRATEGIES)}")
         self.info = info
         game = bundled_game(info.game, info.options)
-        make = lambda seat: HeuristicBot(self.seed + 1009 * (seat + 1))  # noqa: E731
+        # the heuristic guides the rollouts and the auction inference; a game it has no strategy
+        # for (a plugin's) is searched with uniformly random ones
+        stand_in = HeuristicBot if info.game in STRATEGIES else RandomStandIn
+        make = lambda seat: stand_in(self.seed + 1009 * (seat + 1))  # noqa: E731
         self.searcher = Searcher(game, info.seat, self.settings, info.options, self.rng, make)
 
     def act(self, observation: dict[str, Any]) -> str:
@@ -116,5 +137,5 @@ def make(settings: Mapping[str, Any], seed: int) -> SearchBot:
 
 @hookimpl
 def arena_register_bots() -> list[BotSpec]:
-    return [BotSpec("search", make, "determinized search (PIMC) with auction inference; settings samples, seconds, rollout, candidates, seed",
-                    tuple(STRATEGIES))]
+    # every game whose engine offers the search hooks (arena.games.base.Game, "for search bots")
+    return [BotSpec("search", make, "determinized search (PIMC) with auction inference; settings samples, seconds, rollout, candidates, seed")]

@@ -3,7 +3,9 @@
 A bot never sees the game state, but :meth:`GameState.resample` needs one. Any state that gives
 the seat its real observation will do, since resample depends only on what the seat knows (the
 conformance kit's ``resample_blind`` check). So the proxy is built by dealing the seat's own hand
-(the game's ``deck_for``; the other hands in pack order) and replaying the hand's public history.
+(the game's ``proxy_deck``, by default its ``deck_for``; the other hands in pack order) and
+replaying the hand's public history. Whatever differs between games is a hook of the game's
+(arena.games.base.Game, "for search bots"): this module names no game.
 When a replayed action is impossible in the proxy (another seat plays a card the proxy gave
 someone else) the proxy is first resampled from the seat's own view until it is possible, which
 keeps it consistent with everything seen so far; in 56 a card play is first made possible more cheaply,
@@ -17,48 +19,24 @@ another seat's view with the seat's real hand (``with_hands``).
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from arena.games.base import Game, GameState
 
 HIDDEN_VERBS = ("discard", "give")  # actions other seats may take unseen (Five Hundred, Bid Euchre)
 REPAIR_TRIES = 400  # resamples tried to make one observed action possible
 SWAP_TRIES = 4  # swaps of the played card into the actor's hand tried before resampling
-# where the swap is tried: 56, whose 6 and 8 other hands make a redraw dear; elsewhere a redraw is
-# cheap, and the figures of issue #20 for those games were measured with it alone
-SWAP_GAMES = ("fifty_six",)
+# (where the swap is tried is the game's ``swap_played_cards``: 56, whose 6 and 8 other hands make a
+# redraw dear; elsewhere a redraw is cheap, and the figures of issue #20 for those games were
+# measured with it alone)
 # Keys a proxy may differ in: it starts at this hand (no earlier hands), the clock is the referee's
-SCORED_IN_HAND = ("all_fours",)  # games whose scores change inside a hand (kicks of turn-ups)
 LOOSE_KEYS = frozenset({"hand_index", "hands_played", "last_result", "time_left", "bank_left"})
 
 
 class ProxyError(RuntimeError):
     """No proxy consistent with the observation was found (the bot then plays its fallback)."""
-
-
-def _deck(game: Game, dealer: int, seat: int, hand: list[str], obs: Mapping[str, Any],
-          kitty: list[str] | None = None) -> list[str]:
-    """A deck that deals ``hand`` to ``seat`` (and a kitty the seat saw; the other places in pack order)."""
-    dealing = importlib.import_module(f"arena.games.{game.name}.dealing")
-    deck_for: Callable[..., list[str]] = dealing.deck_for
-    if game.name == "all_fours":
-        turn_ups = obs.get("turn_ups") or [None]
-        runs = [({seat: hand[6 + 3 * i:9 + 3 * i]}, up) for i, up in enumerate(turn_ups[1:])]
-        return deck_for(game, dealer, {seat: hand[:6]}, turn_up=turn_ups[0], runs=runs)
-    if game.name == "fifty_six":
-        return deck_for(game, dealer, {seat: hand}, active=obs["active_seats"])
-    if kitty:
-        return deck_for(game, dealer, {seat: hand}, kitty=kitty)
-    return deck_for(game, dealer, {seat: hand})
-
-
-def _match_settings(game: Game, obs: Mapping[str, Any]) -> dict[str, Any]:
-    if game.name == "fifty_six" and obs.get("eliminated_sides"):
-        return {"knocked_out": {team: 0 for team in obs["eliminated_sides"]}}
-    return {}
 
 
 def same_view(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
@@ -98,7 +76,7 @@ class ProxyBuilder:
         for attempt in range(3):
             try:
                 if self.proxy is None or self.applied > len(history):
-                    if self.game.name in SCORED_IN_HAND and not calibrated:
+                    if self.game.scores_change_in_hand and not calibrated:
                         self.offset = list(obs["scores"])  # replay from zero to learn this hand's own changes
                     self._start(obs, history)
                 assert self.proxy is not None
@@ -127,23 +105,20 @@ class ProxyBuilder:
 
     def fresh_hand(self, deck: Sequence[str], obs: Mapping[str, Any]) -> GameState:
         """A state at the start of this hand dealt from ``deck`` (for replaying a sample's auction)."""
-        return self.game.start_hand(obs["dealer"], deck, self.start_scores(obs), **_match_settings(self.game, obs))
+        return self.game.start_hand(obs["dealer"], deck, self.start_scores(obs), **self.game.proxy_match(obs))
 
     # -- building ----------------------------------------------------------------------------
     def _start(self, obs: Mapping[str, Any], history: list[tuple[int, str]]) -> None:
         first = min(self.hands_at)
-        own = list(self.hands_at[first]) + [s.split(" ", 1)[1] for a, s in history[:first]
-                                            if a == self.seat and s.startswith("play ")]
-        if self.game.name == "all_fours":  # cards that came later came from runs of the pack, in order
-            for length in sorted(self.hands_at):
-                own += [card for card in self.hands_at[length] if card not in own]
+        own = self.game.proxy_dealt(self.hands_at, [s.split(" ", 1)[1] for a, s in history[:first]
+                                                    if a == self.seat and s.startswith("play ")])
         if self.offset is None:
             self.offset = [0] * len(obs["scores"])
         try:
-            deck = _deck(self.game, obs["dealer"], self.seat, own, obs, self.kitty)
+            deck = self.game.proxy_deck(obs["dealer"], self.seat, own, obs, self.kitty)
         except (ValueError, KeyError) as exc:  # the first hand seen was not the dealt one: fixed later
             try:
-                deck = _deck(self.game, obs["dealer"], self.seat, [], obs)
+                deck = self.game.proxy_deck(obs["dealer"], self.seat, [], obs)
             except (ValueError, KeyError):
                 raise ProxyError(f"no deck for this hand: {exc}") from exc
         self.proxy = self.fresh_hand(deck, obs)
@@ -180,7 +155,7 @@ class ProxyBuilder:
     def _make_possible(self, state: GameState, actor: int, aid: int, deadline: float) -> GameState:
         """A resample of ``state`` (from the seat's view) in which ``actor`` may take ``aid`` now."""
         self.repairs += 1
-        if actor != self.seat and self.game.name in SWAP_GAMES:
+        if actor != self.seat and self.game.swap_played_cards:
             swapped = self._swap_in(state, actor, aid)
             if swapped is not None:
                 return swapped

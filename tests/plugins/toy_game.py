@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.games import resample
 from arena.games.base import Game, GameState, MatchEnd
 from arena.options import Option, OptionTable
 from arena.plugins import hookimpl
 
 PACK = ["9S", "10S", "QS", "AS", "9H", "10H", "QH", "AH"]  # low to high in each suit
 ACTIONS = [f"play {card}" for card in PACK]
+RULES = """Toy tricks: two players, eight cards (9 10 Q A of spades and hearts), four each.
+
+Follow suit if you can; the higher card of the suit led wins the trick, and each trick is a point. The first side to the target wins at the end of a hand."""
 
 
 class ToyGame(Game):
@@ -50,11 +54,37 @@ class ToyGame(Game):
     def new_state(self, decks) -> "ToyState":
         return ToyState(self, decks)
 
+    # -- what the page shows (arena.games.base.Game, "for the web page"): data only, no page module --
+    def page(self) -> dict[str, Any]:
+        return {**super().page(), "rules": RULES}
+
+    def page_lines(self, observation) -> dict[str, str]:
+        leader = observation["leader"]
+        lead = "" if leader is None else f" · {{seat:{leader}}} leads"
+        return {"contract": f"{self.options['target']} points to win{lead}"}
+
+    # -- what a search bot needs (arena.games.base.Game, "for search bots") ------------------------
+    def start_hand(self, dealer, deck, scores=None, *, then=None, **match) -> "ToyState":
+        return ToyState(self, resample.hand_decks(dealer, deck, then), scores)
+
+    def deck_for(self, dealer, hands, **seen) -> list[str]:
+        """The deck that deals ``hands`` (short ones filled from the rest of the pack, in order)."""
+        named = [card for cards in hands.values() for card in cards]
+        if len(set(named)) != len(named) or not set(named) <= set(PACK) or any(len(c) > 4 for c in hands.values()):
+            raise ValueError(f"not two hands of four from the toy pack: {dict(hands)}")
+        spare = [card for card in PACK if card not in named]
+        full = {seat: list(hands.get(seat, ())) for seat in (0, 1)}
+        for seat in (0, 1):
+            while len(full[seat]) < 4:
+                full[seat].append(spare.pop(0))
+        first = 1 - dealer  # the deal alternates, starting left of the dealer
+        return [full[first if i % 2 == 0 else dealer][i // 2] for i in range(8)]
+
 
 class ToyState(GameState):
-    def __init__(self, game: ToyGame, decks):
+    def __init__(self, game: ToyGame, decks, scores=None):
         super().__init__(game, decks)
-        self.points = [0, 0]
+        self.points = list(scores) if scores is not None else [0, 0]
         self.dealer = decks.first_dealer(2)
         self._deal()
 
@@ -156,6 +186,29 @@ class ToyState(GameState):
     def ranking(self) -> list[int]:
         a, b = self.points
         return [0, 0] if a == b else ([0, 1] if a > b else [1, 0])
+
+    def _resample_layout(self, seat: int) -> resample.Layout:
+        """The other seat's hand is the only unknown: everything else is public."""
+        other = 1 - seat
+        unknown = [PACK[c] for c in range(8) if self.hands[other] >> c & 1]
+        played: dict[int, list[str]] = {0: [], 1: []}  # this deal's cards, each seat's
+        for trick in self.tricks:
+            for s, card in trick["cards"]:
+                played[s].append(card)
+        for s, c in self.trick:
+            played[s].append(PACK[c])
+        own = [PACK[c] for c in range(8) if self.hands[seat] >> c & 1]
+        dealer, start = self.dealer, list(self.points)
+
+        def build(slots, rng):
+            dealt = {seat: own + played[seat], other: slots[0] + played[other]}
+            deck = self.game.deck_for(dealer, dealt)
+            sample = ToyState(self.game, resample.hand_decks(dealer, deck, rng=rng), start)
+            resample.graft(sample, self)
+            return sample, None
+
+        return resample.Layout(seat, unknown, [len(unknown)], [other], [1] * len(unknown), build,
+                               hidden=lambda sample, plan, step: None, visible=lambda actor, action: True)
 
     def clone(self) -> "ToyState":
         import copy

@@ -3,13 +3,14 @@ numbering is :mod:`arena.games.all_fours.actions`'s."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from arena.games import resample
-from arena.games.all_fours import actions
+from arena.games.all_fours import actions, dealing
 from arena.games.all_fours.cards import kick_table
 from arena.games.all_fours.dealing import first_deal_seats, run_seats
 from arena.games.all_fours.options import OPTIONS
+from arena.games.all_fours.page import PAGE
 from arena.games.all_fours.state import AllFoursState
 from arena.games.base import DeckSource, Game
 
@@ -21,6 +22,7 @@ class AllFoursGame(Game):
     title = "All Fours"
     option_table = OPTIONS
     rules = "docs/games/all_fours.md"
+    scores_change_in_hand = True  # kicks of turn-ups score during the deal (search hooks)
 
     def configure(self) -> None:
         # Every combination of §3's options is playable: there is nothing to refuse here.
@@ -70,3 +72,22 @@ class AllFoursGame(Game):
         if not 0 <= dealer < self.players:
             raise ValueError(f"dealer {dealer} is not a seat of the {self.players}-player game")
         return AllFoursState(self, resample.hand_decks(dealer, deck, then), scores)
+
+    # -- the page and search hooks (arena.games.base.Game) --------------------------------------
+    def page(self) -> dict[str, Any]:
+        return {**super().page(), **PAGE}
+
+    def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
+        return dealing.deck_for(self, dealer, hands, **seen)
+
+    def proxy_dealt(self, hands_seen: Mapping[int, Sequence[str]], played: Sequence[str]) -> list[str]:
+        own = super().proxy_dealt(hands_seen, played)
+        for length in sorted(hands_seen):  # cards that came later came from runs of the pack, in order
+            own += [card for card in hands_seen[length] if card not in own]
+        return own
+
+    def proxy_deck(self, dealer: int, seat: int, hand: Sequence[str], observation: Mapping[str, Any],
+                   kitty: Sequence[str] | None = None) -> list[str]:
+        turn_ups = observation.get("turn_ups") or [None]  # the first deal's six cards, then three per run
+        runs = [({seat: hand[6 + 3 * i:9 + 3 * i]}, up) for i, up in enumerate(turn_ups[1:])]
+        return dealing.deck_for(self, dealer, {seat: hand[:6]}, turn_up=turn_ups[0], runs=runs)

@@ -3,14 +3,16 @@ configured game fixes."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from arena.errors import OptionError
 from arena.games import resample
 from arena.games.base import DeckSource, Game
+from arena.games.bid_euchre import dealing
 from arena.games.bid_euchre.actions import ActionTable
 from arena.games.bid_euchre.cards import INDEX, pack
 from arena.games.bid_euchre.options import OPTIONS
+from arena.games.bid_euchre.page import PAGE
 from arena.games.bid_euchre.state import BidEuchreState
 
 class BidEuchreGame(Game):
@@ -86,3 +88,10 @@ class BidEuchreGame(Game):
 
     def action_id(self, action: str) -> int | None:
         return self.actions.parse(action)
+
+    # -- the page and search hooks (arena.games.base.Game) --------------------------------------
+    def page(self) -> dict[str, Any]:
+        return {**super().page(), **PAGE}
+
+    def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
+        return dealing.deck_for(self, dealer, hands, **seen)

@@ -6,9 +6,11 @@ from typing import Any, Mapping, Sequence
 
 from arena.games import resample
 from arena.games.base import DeckSource, Game
+from arena.games.fifty_six import dealing
 from arena.games.fifty_six.actions import ActionTable
 from arena.games.fifty_six.cards import pack_kinds
 from arena.games.fifty_six.options import OPTIONS
+from arena.games.fifty_six.page import PAGE
 from arena.games.fifty_six.state import FiftySixState
 
 
@@ -18,6 +20,7 @@ class FiftySixGame(Game):
     name = "fifty_six"
     title = "56"
     rules = "docs/games/fifty_six.md"
+    swap_played_cards = True  # six or eight hands: a swap is much cheaper than a redraw (search hooks)
     option_table = OPTIONS
 
     def configure(self) -> None:
@@ -77,3 +80,19 @@ class FiftySixGame(Game):
         if dealer not in active:
             raise ValueError(f"dealer {dealer} is not a seat left in {active}")
         return FiftySixState(self, resample.hand_decks(dealer, deck, then), scores, out_at)
+
+    # -- the page and search hooks (arena.games.base.Game) --------------------------------------
+    def page(self) -> dict[str, Any]:
+        return {**super().page(), **PAGE}
+
+    def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
+        return dealing.deck_for(self, dealer, hands, **seen)
+
+    def proxy_deck(self, dealer: int, seat: int, hand: Sequence[str], observation: Mapping[str, Any],
+                   kitty: Sequence[str] | None = None) -> list[str]:
+        return dealing.deck_for(self, dealer, {seat: hand}, active=observation["active_seats"])
+
+    def proxy_match(self, observation: Mapping[str, Any]) -> dict[str, Any]:
+        if observation.get("eliminated_sides"):
+            return {"knocked_out": {team: 0 for team in observation["eliminated_sides"]}}
+        return {}

@@ -3,15 +3,17 @@ numbering (actions.py), the precomputed call lists (auction.py)."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from arena.errors import OptionError
 from arena.games import resample
 from arena.games.base import DeckSource, Game
+from arena.games.five_hundred import dealing
 from arena.games.five_hundred.actions import ActionTable, ladder
 from arena.games.five_hundred.auction import call_lists
 from arena.games.five_hundred.cards import pack_for
 from arena.games.five_hundred.options import OPTIONS
+from arena.games.five_hundred.page import PAGE
 from arena.games.five_hundred.state import FiveHundredState
 
 
@@ -103,3 +105,16 @@ class FiveHundredGame(Game):
         if not 0 <= dealer < self.players:
             raise ValueError(f"dealer {dealer} is not a seat of the {self.players}-player game")
         return FiveHundredState(self, resample.hand_decks(dealer, deck, then), scores)
+
+    # -- the page and search hooks (arena.games.base.Game) --------------------------------------
+    def page(self) -> dict[str, Any]:
+        return {**super().page(), **PAGE}
+
+    def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
+        return dealing.deck_for(self, dealer, hands, **seen)
+
+    def proxy_deck(self, dealer: int, seat: int, hand: Sequence[str], observation: Mapping[str, Any],
+                   kitty: Sequence[str] | None = None) -> list[str]:
+        if kitty:  # the contractor saw the kitty: it goes where it was
+            return dealing.deck_for(self, dealer, {seat: hand}, kitty=kitty)
+        return dealing.deck_for(self, dealer, {seat: hand})

@@ -26,7 +26,9 @@ function route() {
     current = openTable(root, decodeURIComponent(table[1]));
   } else if (path === "/leaderboard") {
     document.title = "Leaderboard – Trick Arena";
-    showLeaderboard(root, params.get("game") || "five_hundred", params.get("date") || "today").catch(failed);
+    // no game named: the server's first (its list is in the games' own order)
+    const game = params.get("game") ? Promise.resolve(params.get("game")) : api.games().then((games) => games[0].name);
+    game.then((name) => showLeaderboard(root, name, params.get("date") || "today")).catch(failed);
   } else {
     document.title = "Trick Arena: play cards against the bots";
     showStart(root).catch(failed);

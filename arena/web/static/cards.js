@@ -96,21 +96,17 @@ export function cardBack() {
   return el;
 }
 
-// Rank order, high to low, of each game's plain suits (ranks a pack lacks are never looked up).
-const RANKS = {
-  default: ["A", "K", "Q", "J", "13", "12", "11", "10", "9", "8", "7", "6", "5", "4", "3", "2"],
-  fifty_six: ["J", "9", "A", "10", "K", "Q", "8", "7"],
-};
-// Games where the jack of trumps and its same-colour twin (and the joker) are trumps.
-const BOWER_GAMES = new Set(["five_hundred", "bid_euchre"]);
+// Rank order, high to low, of plain suits, unless the game gives its own (Game.page()["ranks"]).
+const RANKS = ["A", "K", "Q", "J", "13", "12", "11", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 
-/** The suit a card sorts with: bowers and the joker go with trumps where the game says so. */
-export function sortSuit(game, card, trump) {
+/** The suit a card sorts with: bowers and the joker go with trumps where the game says so
+ * (`look.bowers`: the jack of trumps and its same-colour twin are trumps, Game.page()["bowers"]). */
+export function sortSuit(look, card, trump) {
   const c = parseCard(card);
   if (!c) return null;
   const isTrumpSuit = SUITS.includes(trump);
   if (c.joker) return isTrumpSuit ? trump : null;
-  if (BOWER_GAMES.has(game) && isTrumpSuit && c.rank === "J" && (c.suit === trump || c.suit === TWIN[trump])) {
+  if (look.bowers && isTrumpSuit && c.rank === "J" && (c.suit === trump || c.suit === TWIN[trump])) {
     return trump;
   }
   return c.suit;
@@ -119,19 +115,20 @@ export function sortSuit(game, card, trump) {
 /**
  * The hand in display order: grouped by suit with colours alternating (trumps first when known),
  * highest first inside each suit. The joker leads its trump group, or stands alone at the left.
+ * `look`: the game's card order (Game.page(): `ranks`, `bowers`).
  */
-export function sortHand(game, cards, trump) {
+export function sortHand(look, cards, trump) {
   const cycle = ["S", "H", "C", "D"];
   const start = SUITS.includes(trump) ? cycle.indexOf(trump) : 0;
   const order = cycle.slice(start).concat(cycle.slice(0, start));
-  const ranks = RANKS[game] || RANKS.default;
+  const ranks = look.ranks || RANKS;
   const key = (card) => {
     const c = parseCard(card);
     if (!c) return [9, 0, String(card)];
-    const suit = sortSuit(game, card, trump);
+    const suit = sortSuit(look, card, trump);
     if (c.joker) return [suit ? order.indexOf(suit) : -1, -3, card];
     let within = ranks.indexOf(c.rank);
-    if (suit === trump && BOWER_GAMES.has(game) && c.rank === "J") within = c.suit === trump ? -2 : -1;
+    if (suit === trump && look.bowers && c.rank === "J") within = c.suit === trump ? -2 : -1;
     return [order.indexOf(suit), within, card];
   };
   return [...cards].sort((a, b) => {

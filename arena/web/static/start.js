@@ -5,13 +5,14 @@
 import { el, clear, append } from "./dom.js";
 import { api, replayUrl } from "./api.js";
 import { trickPause, PAUSE_KEY } from "./table.js";
+import { rulesText } from "./games.js";
 
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
 
 export async function showStart(root) {
   const [me, listed, tables] = await Promise.all([api.me(), api.games(), api.tables().catch(() => [])]);
-  const games = [...listed].sort((a, b) => (b.name === "five_hundred") - (a.name === "five_hundred")); // Five Hundred first, then the rest by name
-  let chosen = games.find((g) => g.name === localStorage.getItem(LAST_GAME)) || games.find((g) => g.name === "five_hundred") || games[0];
+  const games = listed; // in the server's order (the games' own page order): the first is the default
+  let chosen = games.find((g) => g.name === localStorage.getItem(LAST_GAME)) || games[0];
   const view = el("section", { id: "start", class: "start" });
   clear(root).appendChild(view);
 
@@ -44,8 +45,10 @@ export async function showStart(root) {
   // Game picker
   const picker = el("div", { class: "game-picker", role: "radiogroup", "aria-label": "game" });
   const details = el("div", { class: "new-game" });
+  const rules = el("details", { id: "game-rules", class: "rules" });
   const drawPicker = () => {
     clear(picker);
+    clear(rules).append(el("summary", {}, `How to play ${chosen.title}`), ...rulesText(chosen.page));
     for (const g of games) {
       const id = `game-${g.name}`;
       picker.appendChild(el("label", { class: "game-choice" + (g === chosen ? " chosen" : ""), for: id },
@@ -111,6 +114,7 @@ export async function showStart(root) {
     settings,
     el("h2", {}, "Choose a game"),
     picker,
+    rules,
     status,
     el("div", { class: "modes" },
       el("div", { class: "daily" }, el("h3", {}, "Daily"),

@@ -3,7 +3,7 @@
 
 import { el, clear, frag, append } from "./dom.js";
 import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
-import { rulesOf, actButton } from "./games.js";
+import { rulesOf, loadRules, actButton } from "./games.js";
 import { tableSocketUrl } from "./api.js";
 import { handSummary, scoreSheet, finishedPanel, dealLog } from "./panels.js";
 
@@ -48,6 +48,7 @@ class TableView {
     this.doneKey = null;
     this.doneSince = null;
     this.message = null;
+    this.ready = null; // the game's presentation loading (games.js loadRules)
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
     // Decision buttons (games.js) carry only data-action; one listener sends whichever is clicked.
@@ -111,7 +112,10 @@ class TableView {
       return;
     }
     if (msg.type !== "state") return;
-    this.incoming(msg);
+    // The game's presentation (and its page module) is loaded once, before its first state is drawn;
+    // states keep their order behind the one promise.
+    if (!this.ready) this.ready = loadRules(msg.observation.game).catch((error) => this.flash(`The game's page did not load: ${error.message}`));
+    this.ready.then(() => !this.closed && this.incoming(msg));
   }
 
   // A finished trick stays on the table at least TRICK_PAUSE ms (if the person keeps the setting
@@ -139,8 +143,9 @@ class TableView {
     if (!this.donePause || !this.state || !this.doneSince) return 0;
     const now = this.state.observation;
     const next = msg.observation;
-    const showing = now.phase === "play" && !(now.trick || []).length && now.last_trick;
-    const same = next.phase === "play" && !(next.trick || []).length && next.hand_index === now.hand_index
+    const playing = (obs) => rulesOf(obs.game).phaseKind(obs.phase) === "play";
+    const showing = playing(now) && !(now.trick || []).length && now.last_trick;
+    const same = playing(next) && !(next.trick || []).length && next.hand_index === now.hand_index
       && (next.tricks || []).length === (now.tricks || []).length;
     if (!showing || same) return 0;
     return Math.max(0, this.donePause - (performance.now() - this.doneSince));
@@ -154,7 +159,7 @@ class TableView {
     if (!msg.your_turn || (before && before.observation.phase !== msg.observation.phase)) this.selected.clear();
     const newTurn = msg.your_turn && (!before || !before.your_turn || before.decision !== msg.decision);
     const o = msg.observation;
-    const doneKey = o.phase === "play" && !(o.trick || []).length && o.last_trick ? `${o.hand_index}:${(o.tricks || []).length}` : null;
+    const doneKey = rulesOf(o.game).phaseKind(o.phase) === "play" && !(o.trick || []).length && o.last_trick ? `${o.hand_index}:${(o.tricks || []).length}` : null;
     if (doneKey !== this.doneKey) this.doneSince = doneKey && before ? performance.now() : null;
     this.doneKey = doneKey;
     this.render();
@@ -207,7 +212,9 @@ class TableView {
       const names = seats.map(seatName);
       return names.includes("You") ? ["You", ...names.filter((x) => x !== "You")].join(" & ") : names.join(" & ");
     };
-    return { obs, n, me, rules, sideOf, offset, seatName, sideName, numSides, options: s.table.options || {} };
+    // the phase's kind (bid, exchange, play, over: docs/game-interface.md, "Phases"), not its word
+    const kind = rules.phaseKind(obs.phase);
+    return { obs, n, me, rules, kind, sideOf, offset, seatName, sideName, numSides, options: s.table.options || {}, lines: s.lines || {} };
   }
 
   // ------------------------------------------------------------------ drawing
@@ -220,6 +227,7 @@ class TableView {
     const { obs, rules } = ctx;
     document.title = `${s.table.title || obs.game}${s.your_turn ? ": your turn" : ""} – Trick Arena`;
     const view = el("section", { id: "table", class: `table-view game-${obs.game}`, "data-phase": obs.phase,
+      "data-phase-kind": ctx.kind,
       "data-decision": s.decision, "data-your-turn": s.your_turn ? "true" : "false" });
     append(view, [
       this.bar(ctx),
@@ -243,7 +251,7 @@ class TableView {
     const scores = el("ul", { id: "scores", class: "scores", "aria-label": "scores" },
       (obs.scores || []).map((score, side) => el("li", { class: ctx.sideOf(ctx.me) === side ? "ours" : "", "data-side": side },
         el("span", { class: "side" }, ctx.sideName(side)), el("b", {}, String(score)),
-        obs.tricks_won && obs.phase === "play" ? el("small", {}, ` ${obs.tricks_won[side]} tr`) : null)));
+        obs.tricks_won && ctx.kind === "play" ? el("small", {}, ` ${obs.tricks_won[side]} tr`) : null)));
     const contract = rules.contract(obs, ctx);
     const extra = rules.extraScores ? rules.extraScores(obs, ctx) : null;
     const lastShown = this.ui.get("lastTrick");
@@ -274,12 +282,12 @@ class TableView {
       el("div", { class: "facts" },
         obs.dealer === seat ? el("span", { class: "badge dealer", title: "dealer" }, "D") : null,
         seat !== ctx.me ? el("span", { class: "count", title: "cards in hand" }, `${(obs.hand_sizes || [])[seat] ?? "?"} cards`) : null,
-        obs.phase === "play" || (obs.tricks_won_by_seat || [])[seat] ? el("span", { class: "tricks", title: "tricks won" }, `${(obs.tricks_won_by_seat || [])[seat] ?? 0} tr`) : null,
+        ctx.kind === "play" || (obs.tricks_won_by_seat || [])[seat] ? el("span", { class: "tricks", title: "tricks won" }, `${(obs.tricks_won_by_seat || [])[seat] ?? 0} tr`) : null,
         active.has(seat) ? null : el("span", { class: "badge" }, "sits out"),
-        (obs.passed || []).includes(seat) && obs.phase === "auction" ? el("span", { class: "badge passed" }, "passed") : null),
+        (obs.passed || []).includes(seat) && ctx.kind === "bid" && !obs.contract ? el("span", { class: "badge passed" }, "passed") : null),
       calls.has(seat) ? el("div", { class: "bubble" + (y < 35 ? " below" : "") }, calls.get(seat)) : null,
       exposedBy(obs) === seat && seat !== ctx.me
-        ? el("div", { class: "exposed", "aria-label": "the open misère hand" }, sortHand(obs.game, obs.exposed, obs.trump).map((c) => cardText(c)))
+        ? el("div", { class: "exposed", "aria-label": "the open misère hand" }, sortHand(ctx.rules.cards, obs.exposed, obs.trump).map((c) => cardText(c)))
         : null,
       obs.to_act === seat && seat !== ctx.me ? el("div", { class: "thinking" }, "…") : null);
       felt.appendChild(plate);
@@ -287,7 +295,7 @@ class TableView {
     // The trick in play; between tricks, the one just finished (greyed) until the next lead.
     let cards = obs.trick || [];
     let done = false;
-    if (!cards.length && obs.last_trick && obs.phase === "play") {
+    if (!cards.length && obs.last_trick && ctx.kind === "play") {
       cards = obs.last_trick.cards;
       done = true;
     }
@@ -341,7 +349,7 @@ class TableView {
     // During the auction each seat's latest call shows in a bubble by its name.
     const calls = new Map();
     const obs = ctx.obs;
-    if (obs.phase === "play" || obs.phase === "over") return calls;
+    if (ctx.kind === "play" || ctx.kind === "over") return calls;
     for (const [seat, action] of obs.history || []) {
       const label = ctx.rules.bubble(action, obs);
       if (label) calls.set(seat, label);
@@ -364,7 +372,7 @@ class TableView {
     if (s.result) return "The game is over.";
     if (s.your_turn) {
       if (this.pending !== null) return "Sending…";
-      if (obs.phase === "discard" && this.discardCount(ctx) > 1) {
+      if (ctx.kind === "exchange" && this.discardCount(ctx) > 1) {
         const left = this.discardCount(ctx) - this.selected.size;
         return `You took the kitty: pick ${left > 0 ? `${left} more card${left > 1 ? "s" : ""}` : "no more cards"} to discard, then confirm`;
       }
@@ -377,10 +385,10 @@ class TableView {
   }
 
   discardCount(ctx) {
-    // Five Hundred's kitty exchange: 13 cards held, back to 10; other discards are one at a time.
+    // Cards discarded at one go, confirmed together (the game says: a kitty exchange); else one at a time.
     const { obs } = ctx;
-    if (obs.game !== "five_hundred" || obs.phase !== "discard") return 1;
-    return Math.max(1, obs.hand.length - 10);
+    if (ctx.kind !== "exchange") return 1;
+    return Math.max(1, ctx.rules.discards(obs));
   }
 
   decisions(ctx) {
@@ -421,7 +429,7 @@ class TableView {
       box.appendChild(el("div", { class: "decision-row other" }, el("span", { class: "row-title" }, "Other:"),
         rest.map((a) => actButton(a, a, { extra: "fallback" }))));
     }
-    if (obs.phase === "discard" && s.your_turn && this.discardCount(ctx) > 1) {
+    if (ctx.kind === "exchange" && s.your_turn && this.discardCount(ctx) > 1) {
       const need = this.discardCount(ctx);
       box.appendChild(el("div", { class: "decision-row" },
         el("button", { type: "button", id: "discard-confirm", class: "act confirm", disabled: this.selected.size !== need || this.pending !== null,
@@ -434,9 +442,9 @@ class TableView {
   handView(ctx, cardActions) {
     const s = this.state;
     const { obs } = ctx;
-    const cards = sortHand(obs.game, obs.hand || [], obs.trump);
-    const kitty = new Set(obs.phase === "discard" ? obs.kitty || [] : []);
-    const discarding = obs.phase === "discard" && s.your_turn && this.discardCount(ctx) > 1;
+    const cards = sortHand(ctx.rules.cards, obs.hand || [], obs.trump);
+    const kitty = new Set(ctx.kind === "exchange" ? obs.kitty || [] : []);
+    const discarding = ctx.kind === "exchange" && s.your_turn && this.discardCount(ctx) > 1;
     const row = el("div", { id: "hand", class: "hand" + (s.your_turn ? " active" : ""), role: "group", "aria-label": "your hand" });
     cards.forEach((card, index) => {
       const actions = cardActions.get(card) || [];

@@ -1,0 +1,41 @@
+// What a game's page module (arena/games/<game>/page.js) draws with: the page's small DOM and card
+// helpers, the strain icon, the decision button and row. Game modules import only from here.
+
+import { el, frag } from "./dom.js";
+import { suitIcon, cardFace, cardText, SUIT_NAMES } from "./cards.js";
+
+export { el, frag, suitIcon, cardFace, cardText, SUIT_NAMES };
+
+export const STRAIN_WORDS = { ...SUIT_NAMES, NT: "no trumps" };
+
+/** A strain as an icon (suits) or text (NT). */
+export function strain(s) {
+  if (["S", "C", "D", "H"].includes(s)) return suitIcon(s);
+  if (s === "NT") return el("span", { class: "nt" }, "NT");
+  return document.createTextNode(String(s ?? ""));
+}
+
+/** A decision button. `legal` buttons carry data-action; the rest are shown disabled. */
+export function actButton(action, content, { words, title, extra = "", legal = true } = {}) {
+  const attrs = {
+    type: "button",
+    class: `act ${legal ? "legal" : "unavailable"} ${extra}`.trim(),
+    "aria-label": words || action,
+    title: title || words || action,
+  };
+  if (legal) attrs["data-action"] = action;
+  else attrs.disabled = true;
+  return el("button", attrs, content ?? action);
+}
+
+/** A row of decision buttons with an optional title (null when it has none). */
+export function row(title, ...buttons) {
+  const items = buttons.flat().filter(Boolean);
+  if (!items.length) return null;
+  return el("div", { class: "decision-row" }, title ? el("span", { class: "row-title" }, title) : null, items);
+}
+
+/** Cards written inline, space-separated. */
+export function cardList(cards) {
+  return frag(cards.map((c, i) => frag(i ? " " : "", cardText(c))));
+}
