@@ -17,6 +17,8 @@ from typing import Any, Iterable
 
 import trueskill
 
+from arena.results import margin, row_of
+
 MU = 25.0
 SIGMA = MU / 3
 BETA = SIGMA / 2
@@ -30,13 +32,7 @@ def environment() -> trueskill.TrueSkill:
 
 def match_places(spec: dict[str, Any], result: dict[str, Any]) -> dict[str, int]:
     """Each distinct bot's place in one match (0 = first), from the ranking of the sides."""
-    places: dict[str, int] = {}
-    lineup = spec["lineup"]
-    sides = len(lineup)
-    for side, rank in enumerate(result["ranking"]):
-        bot = lineup[(side + spec["rotation"]) % sides]
-        places[bot] = min(rank, places.get(bot, rank))
-    return places
+    return row_of(spec, result).places
 
 
 def rate(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[str],
@@ -150,7 +146,7 @@ def statistics_of(matches: list[tuple[dict[str, Any], dict[str, Any]]], bots: li
 
 def _margins(scores: list[float]) -> list[float]:
     """Each side's score minus the mean of the other sides' scores."""
-    return [score - statistics.fmean(scores[:side] + scores[side + 1:]) for side, score in enumerate(scores)]
+    return [margin(scores, side) for side in range(len(scores))]
 
 
 def forfeited_side(spec: dict[str, Any], result: dict[str, Any]) -> int | None:

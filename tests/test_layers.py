@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base: the cards, the games and the plugin kinds", (
         "arena", "arena.errors", "arena.kinds", "arena.cards", "arena.options", "arena.deals", "arena.tomlfile",
-        "arena.sqlite_shared", "arena.rating", "arena.bradley_terry", "arena.account", "arena.protogen",
+        "arena.sqlite_shared", "arena.results", "arena.rating", "arena.bradley_terry", "arena.account", "arena.protogen",
         "arena.v1", "arena.games")),
     ("seats and referee", ("arena.players", "arena.referee", "arena.wire")),
     ("matches and records", ("arena.matches", "arena.records", "arena.store")),

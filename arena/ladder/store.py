@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from arena.errors import ArenaError
+from arena.results import MatchRow, row_of
 from arena.ladder.ratings import ARENA_ERROR, outcome_of, side_sums
 from arena.sqlite_shared import SharedSQLite
 
@@ -490,6 +491,13 @@ class LadderStore(SharedSQLite):
         r = rows[0]
         return {"id": r[0], "deal_set": r[1], "rotation": r[2], "spec": json.loads(r[3]), "result": _loads(r[4]),
                 "record": _loads(r[5]), "finished": r[6]}
+
+    def rows(self, ladder: str | None = None) -> list[MatchRow]:
+        """Every finished match (of ``ladder``) as the results model's row (arena.results), in id order."""
+        where, args = ("", ()) if ladder is None else (" AND d.ladder = ?", (ladder,))
+        found = self._query("SELECT m.spec, m.result, m.finished FROM ladder_matches m JOIN ladder_deal_sets d "
+                            f"ON d.id = m.deal_set WHERE m.result IS NOT NULL{where} ORDER BY m.id", args)
+        return [row_of(json.loads(spec), json.loads(result), finished) for spec, result, finished in found]
 
     # -- the bots' logs ------------------------------------------------------------------------
     def add_logs(self, logs: Sequence[tuple[int, int, int, int]]) -> None:

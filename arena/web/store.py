@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from arena.errors import ArenaError
+from arena.results import MatchRow, record_row
 from arena.sqlite_shared import SharedSQLite
 
 SCHEMA = """
@@ -185,6 +186,13 @@ class WebStore(SharedSQLite):
             table = self._row(row[:10])
             if table.spec["game"] == game:
                 yield table, row[10]
+
+    def rows(self, game: str | None = None) -> list[MatchRow]:
+        """Every finished table (of ``game``) as the results model's row (arena.results), oldest
+        first. Its sides are not known here (the game's rules say which seat holds which)."""
+        found = self._query("SELECT id, record, finished FROM tables WHERE finished IS NOT NULL ORDER BY finished, id")
+        rows = [record_row(table, json.loads(record), finished=finished) for table, record, finished in found]
+        return [row for row in rows if game is None or row.game == game]
 
     # -- par -----------------------------------------------------------------------------------
     def par(self, game: str, date: str) -> dict[str, Any] | None:

@@ -1,0 +1,77 @@
+"""The results model: one finished match as every results store yields it, and the statistics
+defined on it once.
+
+The tournament store (arena.store), the ladder's (arena.ladder.store) and the web's
+(arena.web.store) keep their matches in their own tables; each yields :class:`MatchRow` values
+(their ``rows()``), and the ratings (arena.kinds.RatingSystem) and boards read those. Plain data and
+the standard library only: this module stands at the bottom of the arena (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One finished match. Sides are numbered as the match's ``scores`` and ``ranking`` are."""
+
+    match: str  # its id in its store: a schedule index, a ladder match id, a web table id
+    game: str
+    seats: tuple[str, ...]  # who sat in each seat (seat 0 first)
+    sides: tuple[str, ...]  # who held each side (side 0 first); () where the store cannot say (web)
+    scores: tuple[float, ...]  # each side's final score
+    ranking: tuple[int, ...]  # each side's place, 0 = first; equal places drew
+    termination: str = "normal"  # how it ended: normal, forfeit, arena_error, ...
+    deal_set: int | None = None  # matches of one deal set were dealt the same cards
+    finished: float | None = None  # when it finished (seconds since the epoch), where stored
+
+    @property
+    def places(self) -> dict[str, int]:
+        """Each distinct player's place (0 = first); one holding several sides counts at its best."""
+        places: dict[str, int] = {}
+        for who, rank in zip(self.sides, self.ranking):
+            places[who] = min(rank, places.get(who, rank))
+        return places
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The players placed first (more than one: they drew)."""
+        return tuple(who for who, place in self.places.items() if place == 0)
+
+    def margins(self) -> list[float]:
+        """Each side's duplicate margin (:func:`margin` against the mean of the others)."""
+        return [margin(self.scores, side) for side in range(len(self.scores))]
+
+
+def margin(scores: Sequence[float], side: int, others: Callable[[list[float]], float] = statistics.fmean) -> float:
+    """A side's margin: its score less ``others`` of the other sides' scores: their mean (the
+    duplicate margin the board and the ladder rate on) or, with ``others=max``, the best of them
+    (the web's leaderboard). With no other side, the score itself. Two sides: both are the difference."""
+    rest = [score for s, score in enumerate(scores) if s != side]
+    return scores[side] - others(rest) if rest else scores[side]
+
+
+def row_of(spec: Mapping[str, Any], result: Mapping[str, Any], finished: float | None = None) -> MatchRow:
+    """The row of a tournament's or the ladder's match: its spec (a MatchSpec as a dict) and result.
+    Side ``s`` is held by ``lineup[(s + rotation) % len(lineup)]``."""
+    lineup = list(spec.get("lineup") or ())
+    k = len(lineup)
+    sides = tuple(lineup[(side + spec.get("rotation", 0)) % k] for side in range(k)) if k else ()
+    termination = (result.get("termination") or {}).get("how") or "normal"
+    return MatchRow(match=str(spec.get("index")), game=str(spec.get("game") or result.get("game")),
+                    seats=tuple(spec.get("seats") or ()), sides=sides, scores=tuple(result.get("scores") or ()),
+                    ranking=tuple(result.get("ranking") or ()), termination=termination,
+                    deal_set=spec.get("deal_set"), finished=finished)
+
+
+def record_row(match: str, record: Mapping[str, Any], sides: Sequence[str] = (), deal_set: int | None = None,
+               finished: float | None = None) -> MatchRow:
+    """The row of a match known by its game record alone (the web's tables)."""
+    result = record.get("result") or {}
+    return MatchRow(match=match, game=str(record["game"]), seats=tuple(record.get("seats") or ()), sides=tuple(sides),
+                    scores=tuple(result.get("scores") or ()), ranking=tuple(result.get("ranking") or ()),
+                    termination=(record.get("termination") or {}).get("how") or "normal", deal_set=deal_set,
+                    finished=finished)

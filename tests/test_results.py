@@ -1,0 +1,69 @@
+"""One results model (arena.results): the three stores yield the same row for the same match, and
+each statistic on it has one definition."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from arena.matches import MatchSpec
+
+
+def _played() -> tuple[dict, dict, str]:
+    """One real match of two bots, as a tournament and the ladder store it: spec, result, record."""
+    from arena.tournaments.executors import play_spec
+
+    spec = MatchSpec.single("all_fours", ["random", "random"], seed=7, names=["a", "b"],
+                             options={"players": 2, "max_hands": 2})
+    spec = replace(spec, lineup=("a", "b"), rotation=0, deal_set=0)
+    outcome = play_spec(spec)
+    return spec.as_dict(), outcome["result"], outcome["record"]
+
+
+def test_the_three_stores_yield_the_same_row_for_the_same_match(tmp_path):
+    from arena.ladder.store import LadderStore
+    from arena.store import Store
+    from arena.web.store import WebStore
+
+    spec, result, record = _played()
+    tournament = Store(tmp_path / "t.db")
+    tournament.begin_tournament("t", "fp", {"game": "all_fours", "bots": [{"name": "a"}, {"name": "b"}]}, [spec])
+    tournament.save(0, result, record)
+    ladder = LadderStore(tmp_path / "l.db")
+    [deal_set] = ladder.schedule_round(1, [("all_fours/2", [1, 2], "s", [spec])])
+    [match] = ladder.matches_of(deal_set)
+    assert ladder.save_match(match["id"], result, record)
+    web = WebStore(tmp_path / "w.db")
+    owner = web.add_player()
+    web.add_table("t1", owner, {"game": "all_fours", "seats": ["a", "b"]}, "new", "2026-01-01", False)
+    web.finish("t1", json.loads(record), 0, "normal")
+
+    [t_row], [l_row], [w_row] = tournament.rows(), ladder.rows("all_fours/2"), web.rows("all_fours")
+    assert t_row.game == "all_fours" and t_row.seats == ("a", "b") and t_row.sides == ("a", "b")
+    assert list(t_row.scores) == result["scores"] and list(t_row.ranking) == result["ranking"]
+    assert t_row.termination == result["termination"]["how"] and t_row.finished is not None
+    assert set(t_row.winners) == {spec["lineup"][s] for s, r in enumerate(result["ranking"]) if r == 0}
+    # equal where the stores can say the same: ids and times are each store's own, the ladder numbers
+    # its deal sets, and the web does not know which seat holds which side
+    assert replace(l_row, match=t_row.match, finished=t_row.finished, deal_set=0) == t_row
+    assert replace(w_row, match=t_row.match, finished=t_row.finished, deal_set=0, sides=t_row.sides) == t_row
+    assert ladder.rows("other/2") == [] and web.rows("bid_euchre") == []
+
+
+def test_the_margin_is_one_function():
+    """The board's and the ladder's duplicate margin and the web's leaderboard margin are one
+    definition (against the others' mean or their best); with two sides they are the same number."""
+    from arena import rating, results
+    from arena.web import daily, table
+
+    spec = {"lineup": ["a", "b", "c"], "rotation": 0, "seats": ["a", "b", "c"], "index": 0, "deal_set": 0}
+    three = {"scores": [10, 4, 7], "ranking": [0, 2, 1], "faults": []}
+    assert rating.duplicate_margins(spec, three, 0.0) == [results.margin([10, 4, 7], s) for s in range(3)] == [4.5, -4.5, 0.0]
+    assert results.margin([10, 4, 7], 0, max) == 3  # the web's: the person's score less the best other's
+    two = {"scores": [12, 5], "ranking": [0, 1], "faults": []}
+    spec2 = dict(spec, lineup=["a", "b"], seats=["a", "b"])
+    assert rating.duplicate_margins(spec2, two, 0.0) == [7, -7] == [results.margin([12, 5], s, max) for s in (0, 1)]
+    # one definition: the rating, the web's table and its daily par use the model's function, no copy of it
+    assert rating.margin is table.margin is daily.margin is results.margin
+    assert not hasattr(table, "margin_of")
+    assert rating.match_places(spec, three) == results.row_of(spec, three).places == {"a": 0, "b": 2, "c": 1}
