@@ -13,11 +13,12 @@ import math
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import trueskill
 
-from arena.results import margin, row_of
+from arena.kinds import Estimate
+from arena.results import MatchRow, margin, row_of
 
 MU = 25.0
 SIGMA = MU / 3
@@ -37,13 +38,18 @@ def match_places(spec: dict[str, Any], result: dict[str, Any]) -> dict[str, int]
 
 def rate(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[str],
          sigmas: list[dict[str, float]] | None = None):
+    """:func:`rate_rows` of (spec, result) pairs."""
+    return rate_rows([row_of(spec, result) for spec, result in matches], bots, sigmas)
+
+
+def rate_rows(rows: Iterable[MatchRow], bots: Sequence[str], sigmas: list[dict[str, float]] | None = None):
     """TrueSkill ratings after each match, in the order given. Returns (final ratings, history).
     With ``sigmas``, each bot's sigma after each match is appended to it (the board's band)."""
     env = environment()
     ratings = {bot: env.create_rating() for bot in bots}
     history: list[dict[str, float]] = []
-    for spec, result in matches:
-        places = match_places(spec, result)
+    for row in rows:
+        places = row.places
         if len(places) >= 2:
             names = sorted(places, key=lambda b: places[b])
             groups = [(ratings[name],) for name in names]
@@ -54,6 +60,12 @@ def rate(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[st
         if sigmas is not None:
             sigmas.append({bot: ratings[bot].sigma for bot in bots})
     return ratings, history
+
+
+def fit(rows: Sequence[MatchRow], players: Sequence[str]) -> dict[str, Estimate]:
+    """TrueSkill as a rating system (arena.kinds.Fit): each player's mu, with mu ± 1.96 sigma."""
+    ratings, _ = rate_rows(rows, players)
+    return {p: Estimate(r.mu, r.mu - 1.96 * r.sigma, r.mu + 1.96 * r.sigma) for p, r in ratings.items()}
 
 
 # -- statistics ----------------------------------------------------------------------------------
