@@ -360,8 +360,7 @@ def write_match_files(store: Store, html_path: str | Path) -> str:
     """Write, beside the board page ``html_path``, a folder ``<name>_files`` holding each finished
     match's replay page and record (match-NNNN.html, .json); return the folder's name, relative to
     the page, for its links. A file already holding the same record is not written again."""
-    import json
-
+    from arena import records
     from arena.replays import viewer
     from arena.replays.listing import file_stem
     from arena.replays.walk import walk
@@ -374,7 +373,7 @@ def write_match_files(store: Store, html_path: str | Path) -> str:
         if record is None:
             continue
         stem = file_stem(spec["index"])
-        text = json.dumps(record, indent=1) + "\n"
+        text = records.dumps(record, file=True)
         record_file, replay_file = folder / f"{stem}.json", folder / f"{stem}.html"
         if record_file.exists() and replay_file.exists() and record_file.read_text(encoding="utf-8") == text:
             continue

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
+from arena import records
 from arena.errors import ArenaError
 from arena.results import MatchRow, row_of
 
@@ -166,7 +167,7 @@ class Store:
 
     def save(self, index: int, result: dict[str, Any], record: dict[str, Any] | str) -> None:
         """Store one finished match in its own transaction. ``record`` may come already as JSON text."""
-        text = record if isinstance(record, str) else json.dumps(record)
+        text = records.dumps(record)
         with self._transaction():
             self.db.execute(
                 "UPDATE matches SET result = ?, record = ?, finished_at = ? WHERE idx = ? AND result IS NULL",

@@ -50,6 +50,37 @@ def test_the_three_stores_yield_the_same_row_for_the_same_match(tmp_path):
     assert ladder.rows("other/2") == [] and web.rows("bid_euchre") == []
 
 
+def test_one_writer_of_the_record(tmp_path):
+    """The three stores keep the record as records.dumps writes it (the compact JSON they always
+    kept: unchanged bytes), and a record file is its indented form."""
+    import sqlite3
+
+    from arena import records
+    from arena.ladder.store import LadderStore
+    from arena.store import Store
+    from arena.web.store import WebStore
+
+    spec, result, text = _played()
+    record = json.loads(text)
+    assert text == records.dumps(record) == json.dumps(record) and records.dumps(text) is text
+    assert records.dumps(record, file=True) == json.dumps(record, indent=1) + "\n"
+    tournament = Store(tmp_path / "t.db")
+    tournament.begin_tournament("t", "fp", {"game": "all_fours", "bots": [{"name": "a"}, {"name": "b"}]}, [spec])
+    tournament.save(0, result, record)
+    ladder = LadderStore(tmp_path / "l.db")
+    [deal_set] = ladder.schedule_round(1, [("all_fours/2", [1, 2], "s", [spec])])
+    ladder.save_match(ladder.matches_of(deal_set)[0]["id"], result, record)
+    web = WebStore(tmp_path / "w.db")
+    web.add_table("t1", web.add_player(), {"game": "all_fours", "seats": ["a", "b"]}, "new", "2026-01-01", False)
+    web.finish("t1", record, 0, "normal")
+    stored = [sqlite3.connect(tmp_path / name).execute(sql).fetchone()[0] for name, sql in (
+        ("t.db", "SELECT record FROM matches"), ("l.db", "SELECT record FROM ladder_matches"),
+        ("w.db", "SELECT record FROM tables"))]
+    assert stored == [text] * 3
+    records.dump(record, tmp_path / "r.json")
+    assert (tmp_path / "r.json").read_text() == records.dumps(record, file=True)
+
+
 def test_the_margin_is_one_function():
     """The board's and the ladder's duplicate margin and the web's leaderboard margin are one
     definition (against the others' mean or their best); with two sides they are the same number."""

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from arena import records
 from arena.errors import ArenaError
 from arena.results import MatchRow, row_of
 from arena.ladder.ratings import ARENA_ERROR, outcome_of, side_sums
@@ -377,7 +378,7 @@ class LadderStore(SharedSQLite):
     def save_match(self, match_id: int, result: Mapping[str, Any], record: Mapping[str, Any] | str) -> bool:
         """Store a match's (checked) result and its record, and finish its deal set when it was the
         last; False (and nothing written) when the match already has a result: never counted twice."""
-        text = record if isinstance(record, str) else json.dumps(record)
+        text = records.dumps(record)
         with self._transaction() as db:
             cursor = db.execute("UPDATE ladder_matches SET result = ?, record = ?, finished = ? "
                                 "WHERE id = ? AND result IS NULL", (json.dumps(result), text, time.time(), match_id))

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from arena import records
 from arena.errors import ArenaError
 from arena.results import MatchRow, record_row
 from arena.sqlite_shared import SharedSQLite
@@ -166,7 +167,7 @@ class WebStore(SharedSQLite):
 
     def finish(self, table_id: str, record: dict[str, Any], margin: int, termination: str) -> None:
         self._write("UPDATE tables SET finished = ?, record = ?, margin = ?, termination = ? WHERE id = ?",
-                    (time.time(), json.dumps(record), margin, termination, table_id))
+                    (time.time(), records.dumps(record), margin, termination, table_id))
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         rows = self._query("SELECT record FROM tables WHERE id = ?", (table_id,))
@@ -205,4 +206,4 @@ class WebStore(SharedSQLite):
 
     def set_par(self, game: str, date: str, margin: int, scores: list[int], record: dict[str, Any]) -> None:
         self._write("INSERT OR IGNORE INTO par(game, date, margin, scores, record) VALUES (?, ?, ?, ?, ?)",
-                    (game, date, margin, json.dumps(scores), json.dumps(record)))
+                    (game, date, margin, json.dumps(scores), records.dumps(record)))
