@@ -98,3 +98,21 @@ def test_the_margin_is_one_function():
     assert rating.margin is table.margin is daily.margin is results.margin
     assert not hasattr(table, "margin_of")
     assert rating.match_places(spec, three) == results.row_of(spec, three).places == {"a": 0, "b": 2, "c": 1}
+
+
+def test_one_hand_result_printer():
+    """``arena play``'s account line and the replays' result sentence are one printer in two styles
+    (their words as they were: the terse line keeps False values, the sentence names the sides)."""
+    from arena import account
+    from arena.plugins import get_registry
+    from arena.replays import walk
+
+    game = get_registry().game("bid_euchre", {})
+    result = {"contract": {"bid": 5, "alone": False, "trump": "S"}, "end": "set", "tricks_won": [4, 2],
+              "changes": [4, -5], "scores": [4, -5]}
+    terse = "contract bid 5, alone False, trump S | set | tricks [4 2] | change [4 -5] | scores [4 -5]"
+    named = ("contract bid 5, trump S; set; tricks won seats 0+2 4, seats 1+3 2; changes seats 0+2 4, "
+             "seats 1+3 -5; scores seats 0+2 4, seats 1+3 -5")
+    assert account.hand_line(0, 3, result) == "Hand  1 (dealer 3) | " + terse == "Hand  1 (dealer 3) | " + account.hand_result(result)
+    assert walk.hand_summary(game, result) == named == account.hand_result(result, lambda v: walk.per_side(game, v))
+    assert walk.compact({"a": False, "b": None, "c": [1, 2]}) == account.compact({"a": False, "c": [1, 2]}, drop_false=True) == "c [1 2]"
