@@ -152,8 +152,7 @@ th {{ background: #f3f3f3; }} #head-to-head th {{ text-align: left; }}
 <h2>Head to head</h2>
 <p>Each cell: the row bot's wins–draws–losses against the column bot.</p>
 <table id="head-to-head">{''.join(h2h)}</table>
-{bradley_terry_html(data)}
-{ratings_html(data)}
+{bradley_terry_html(data)}{ratings_html(data)}
 <h2>Ratings over the tournament</h2>
 <div id="rating-plot">{plot}</div>
 {comparison_html(data, files)}
@@ -234,7 +233,7 @@ def ratings_html(data: dict[str, Any]) -> str:
                        + "</tr>" for bot in section["order"])
         parts.append(f"<h2>Rating: {e(section['name'])}{e(unit)}</h2><p>{e(section['summary'])}</p>"
                      f'<table id="rating-{e(section["name"])}"><tr><th>bot</th><th>rating</th><th>95% CI</th></tr>{body}</table>')
-    return "\n".join(parts)
+    return "".join("\n" + part for part in parts)  # nothing at all when none was asked for
 
 
 # -- for comparing: settings, the duplicate breakdown, margins head to head, faults, the matches ---

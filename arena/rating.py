@@ -122,18 +122,16 @@ def statistics_of(matches: list[tuple[dict[str, Any], dict[str, Any]]], bots: li
     margins: dict[tuple[int, tuple[str, ...]], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     penalty = forfeit_penalty(matches)
     for spec, result in matches:
-        places = match_places(spec, result)
+        row = row_of(spec, result)
+        places = row.places
         seats = spec["seats"]
         for bot, place in places.items():
             s = stats[bot]
             s.matches += 1
-            firsts = [b for b, p in places.items() if p == 0]
-            if place == 0 and len(firsts) == 1:
-                s.wins += 1
-            elif place == 0:
-                s.draws += 1
-            else:
-                s.losses += 1
+            outcome = row.outcome(bot)  # 0, 1, 2: won, drew, lost
+            s.wins += outcome == 0
+            s.draws += outcome == 1
+            s.losses += outcome == 2
             for other, other_place in places.items():
                 if other != bot:
                     head[(bot, other)][0 if place < other_place else 1 if place == other_place else 2] += 1
@@ -144,12 +142,9 @@ def statistics_of(matches: list[tuple[dict[str, Any], dict[str, Any]]], bots: li
             stats[seats[seat]].think_total += times["total"]
             stats[seats[seat]].decisions += times["decisions"]
         # the duplicate comparison: a side's score minus the mean of the other sides', per deal set
-        lineup = spec["lineup"]
-        k = len(lineup)
-        if k >= 2:
-            for side, margin in enumerate(duplicate_margins(spec, result, penalty)):
-                bot = lineup[(side + spec["rotation"]) % k]
-                margins[(spec["deal_set"], tuple(lineup))][bot].append(margin)
+        if len(row.sides) >= 2:
+            for side, value in enumerate(duplicate_margins(spec, result, penalty)):
+                margins[(spec["deal_set"], tuple(spec["lineup"]))][row.sides[side]].append(value)
     for per_bot in margins.values():
         for bot, values in per_bot.items():
             stats[bot].margins.append(statistics.fmean(values))
@@ -167,8 +162,7 @@ def forfeited_side(spec: dict[str, Any], result: dict[str, Any]) -> int | None:
     if termination.get("how") != "forfeit":
         return None
     bot = spec["seats"][termination["seat"]]
-    k = len(spec["lineup"])
-    sides = [side for side in range(k) if spec["lineup"][(side + spec["rotation"]) % k] == bot]
+    sides = [side for side, holder in enumerate(row_of(spec, result).sides) if holder == bot]
     # one bot may hold several sides (fewer bots than sides): the forfeiting one is ranked last
     return max(sides, key=lambda side: result["ranking"][side]) if sides else None
 
@@ -215,16 +209,15 @@ def duplicate_breakdown(matches: list[tuple[dict[str, Any], dict[str, Any]]]) ->
                                                "wdl": defaultdict(lambda: [0, 0, 0])})
         entry["matches"] += 1
         key = (lineup, spec["deal_set"])
-        by_side = [lineup[(side + spec["rotation"]) % k] for side in range(k)]
+        row = row_of(spec, result)
+        by_side = row.sides
         for side, score in enumerate(scores):
-            others = [scores[o] for o in range(k) if o != side]
-            units[key][by_side[side]].append(score - statistics.fmean(others))
+            units[key][by_side[side]].append(margin(scores, side))
             for other in range(k):
                 if other != side and by_side[other] != by_side[side]:
                     pair_units[key][(by_side[side], by_side[other])].append(score - scores[other])
-        for bot, place in match_places(spec, result).items():
-            firsts = [b for b, p in match_places(spec, result).items() if p == 0]
-            entry["wdl"][bot][0 if place == 0 and len(firsts) == 1 else 1 if place == 0 else 2] += 1
+        for bot in row.places:
+            entry["wdl"][bot][row.outcome(bot)] += 1
     rows = []
     for lineup, entry in per_lineup.items():
         bots = {}

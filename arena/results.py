@@ -41,6 +41,14 @@ class MatchRow:
         """The players placed first (more than one: they drew)."""
         return tuple(who for who, place in self.places.items() if place == 0)
 
+    def outcome(self, who: str) -> int:
+        """0, 1 or 2 (the index into wins, draws, losses): ``who`` placed first alone (won), first
+        with others (drew), or lower (lost)."""
+        places = self.places
+        if places[who] != 0:
+            return 2
+        return 0 if list(places.values()).count(0) == 1 else 1
+
     def margins(self) -> list[float]:
         """Each side's duplicate margin (:func:`margin` against the mean of the others)."""
         return [margin(self.scores, side) for side in range(len(self.scores))]
