@@ -151,20 +151,9 @@ def statistics_of(matches: list[tuple[dict[str, Any], dict[str, Any]]], bots: li
     return stats, dict(head)
 
 
-def _margins(scores: list[float]) -> list[float]:
-    """Each side's score minus the mean of the other sides' scores."""
-    return [margin(scores, side) for side in range(len(scores))]
-
-
 def forfeited_side(spec: dict[str, Any], result: dict[str, Any]) -> int | None:
     """The side that forfeited the match (None when it did not end by a forfeit)."""
-    termination = result.get("termination") or {}
-    if termination.get("how") != "forfeit":
-        return None
-    bot = spec["seats"][termination["seat"]]
-    sides = [side for side, holder in enumerate(row_of(spec, result).sides) if holder == bot]
-    # one bot may hold several sides (fewer bots than sides): the forfeiting one is ranked last
-    return max(sides, key=lambda side: result["ranking"][side]) if sides else None
+    return row_of(spec, result).forfeited
 
 
 def forfeit_penalty(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]]) -> float:
@@ -172,21 +161,16 @@ def forfeit_penalty(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]]) ->
     match of the tournament that did not end by a forfeit (0 while there is none)."""
     worst = 0.0
     for spec, result in matches:
-        if len(result["scores"]) >= 2 and forfeited_side(spec, result) is None:
-            worst = max([worst, *(-m for m in _margins(list(result["scores"])))])
+        row = row_of(spec, result)
+        if len(row.scores) >= 2 and row.forfeited is None:
+            worst = max([worst, *(-m for m in row.margins())])
     return worst
 
 
 def duplicate_margins(spec: dict[str, Any], result: dict[str, Any], penalty: float) -> list[float]:
-    """Each side's margin in one match (its score minus the mean of the others'). A side that
-    forfeited loses by at least ``penalty``: its score is lowered, for the margin only, until its
-    margin is at most -penalty; the other sides' margins are computed against that score."""
-    scores = [float(score) for score in result["scores"]]
-    side = forfeited_side(spec, result)
-    if side is not None:
-        others = statistics.fmean(scores[:side] + scores[side + 1:])
-        scores[side] = min(scores[side], others - penalty)
-    return _margins(scores)
+    """Each side's margin in one match, a forfeit losing by at least ``penalty``
+    (:meth:`arena.results.MatchRow.margins`)."""
+    return row_of(spec, result).margins(penalty)
 
 
 # -- the duplicate comparison per lineup and per pair (the board's comparing sections) ------------

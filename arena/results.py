@@ -27,6 +27,7 @@ class MatchRow:
     termination: str = "normal"  # how it ended: normal, forfeit, arena_error, ...
     deal_set: int | None = None  # matches of one deal set were dealt the same cards
     finished: float | None = None  # when it finished (seconds since the epoch), where stored
+    forfeited: int | None = None  # the side that forfeited the match (None: it did not end by a forfeit)
 
     @property
     def places(self) -> dict[str, int]:
@@ -49,9 +50,16 @@ class MatchRow:
             return 2
         return 0 if list(places.values()).count(0) == 1 else 1
 
-    def margins(self) -> list[float]:
-        """Each side's duplicate margin (:func:`margin` against the mean of the others)."""
-        return [margin(self.scores, side) for side in range(len(self.scores))]
+    def margins(self, penalty: float = 0.0) -> list[float]:
+        """Each side's duplicate margin (:func:`margin`: its score less the mean of the others'). A
+        side that forfeited loses by at least ``penalty``: its score is lowered, for the margin
+        only, until its margin is at most -penalty; the others' margins are computed against that."""
+        scores = [float(score) for score in self.scores]
+        side = self.forfeited
+        if side is not None and len(scores) >= 2:
+            others = statistics.fmean([score for s, score in enumerate(scores) if s != side])
+            scores[side] = min(scores[side], others - penalty)
+        return [margin(scores, s) for s in range(len(scores))]
 
 
 def margin(scores: Sequence[float], side: int, others: Callable[[list[float]], float] = statistics.fmean) -> float:
@@ -68,11 +76,18 @@ def row_of(spec: Mapping[str, Any], result: Mapping[str, Any], finished: float |
     lineup = list(spec.get("lineup") or ())
     k = len(lineup)
     sides = tuple(lineup[(side + spec.get("rotation", 0)) % k] for side in range(k)) if k else ()
-    termination = (result.get("termination") or {}).get("how") or "normal"
-    return MatchRow(match=str(spec.get("index")), game=str(spec.get("game") or result.get("game")),
-                    seats=tuple(spec.get("seats") or ()), sides=sides, scores=tuple(result.get("scores") or ()),
-                    ranking=tuple(result.get("ranking") or ()), termination=termination,
-                    deal_set=spec.get("deal_set"), finished=finished)
+    seats, ranking = tuple(spec.get("seats") or ()), tuple(result.get("ranking") or ())
+    termination = result.get("termination") or {}
+    forfeited = None
+    seat = termination.get("seat")
+    if termination.get("how") == "forfeit" and isinstance(seat, int) and 0 <= seat < len(seats):
+        held = [side for side, who in enumerate(sides) if who == seats[seat] and side < len(ranking)]
+        # one bot may hold several sides (fewer bots than sides): the forfeiting one is ranked last
+        forfeited = max(held, key=lambda side: ranking[side]) if held else None
+    return MatchRow(match=str(spec.get("index")), game=str(spec.get("game") or result.get("game")), seats=seats,
+                    sides=sides, scores=tuple(result.get("scores") or ()), ranking=ranking,
+                    termination=termination.get("how") or "normal", deal_set=spec.get("deal_set"),
+                    finished=finished, forfeited=forfeited)
 
 
 def record_row(match: str, record: Mapping[str, Any], sides: Sequence[str] = (), deal_set: int | None = None,
