@@ -13,9 +13,9 @@ from arena.results import MatchRow, row_of
 from arena.store import Store
 
 
-def board_data(store: Store, ratings_: Sequence[RatingSystem] = ()) -> dict[str, Any]:
+def board_data(store: Store, systems: Sequence[RatingSystem] = ()) -> dict[str, Any]:
     """Everything the board shows, computed from the finished matches in schedule order; with
-    ``ratings_``, also each of these rating systems' estimates (``arena board --rating NAME``)."""
+    ``systems``, also each of these rating systems' estimates (``arena board --rating NAME``)."""
     info = store.tournament()
     if info is None:
         return {"tournament": None, "bots": [], "head_to_head": {}, "history": [], "matches": [0, 0]}
@@ -62,8 +62,8 @@ def board_data(store: Store, ratings_: Sequence[RatingSystem] = ()) -> dict[str,
     }
     data.update(comparison_data(store, info, matches, sigmas))
     add_head_to_head(data)
-    if ratings_:
-        data["ratings"] = [rating_section(system, rows_, bots) for system in ratings_]
+    if systems:
+        data["ratings"] = [rating_section(system, rows_, bots) for system in systems]
         for row in rows:
             row["ratings"] = {section["name"]: section["by_bot"][row["bot"]] for section in data["ratings"]}
     return data
