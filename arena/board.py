@@ -1,6 +1,7 @@
 """The results board: a terminal table, JSON data, or one self-contained HTML page.
 
-Presentation only: the numbers come from ``arena.rating`` over the stored results.
+Presentation only: it renders the model arena.standings computes (``board_data``) from the
+stored results.
 """
 
 from __future__ import annotations
@@ -10,57 +11,8 @@ import io
 from pathlib import Path
 from typing import Any
 
-from arena import rating
+from arena.standings import board_data  # noqa: F401  (the model this module renders; callers take it from here)
 from arena.store import Store
-
-
-def board_data(store: Store) -> dict[str, Any]:
-    """Everything the board shows, computed from the finished matches in schedule order."""
-    info = store.tournament()
-    if info is None:
-        return {"tournament": None, "bots": [], "head_to_head": {}, "history": [], "matches": [0, 0]}
-    config = info["config"]
-    bots = [bot["name"] for bot in config["bots"]]
-    matches = list(store.results())
-    ratings, history = rating.rate(matches, bots)
-    stats, head = rating.statistics_of(matches, bots)
-    rows = []
-    for bot in bots:
-        r, s = ratings[bot], stats[bot]
-        win_low, win_high = rating.wilson(s.wins + 0.5 * s.draws, s.matches)
-        margin, margin_low, margin_high = rating.mean_interval(s.margins)
-        rows.append({
-            "bot": bot,
-            "mu": round(r.mu, 3),
-            "sigma": round(r.sigma, 3),
-            "score": round(r.mu - 3 * r.sigma, 3),
-            "matches": s.matches,
-            "wins": s.wins,
-            "draws": s.draws,
-            "losses": s.losses,
-            "win_rate": round((s.wins + 0.5 * s.draws) / s.matches, 4) if s.matches else None,
-            "win_rate_ci": [round(win_low, 4), round(win_high, 4)],
-            "margin": None if margin is None else round(margin, 2),
-            "margin_ci": None if margin_low is None or margin_high is None else [round(margin_low, 2), round(margin_high, 2)],
-            "deal_sets": len(s.margins),
-            "faults": dict(sorted(s.faults.items())),
-            "mean_think_ms": round(1000 * s.think_total / s.decisions, 3) if s.decisions else None,
-        })
-    rows.sort(key=lambda row: (-row["score"], row["bot"]))
-    superiority = _bradley_terry(rows, matches, bots)
-    done, total = store.counts()
-    data = {
-        "tournament": info["name"],
-        "game": config["game"],
-        "matches": [done, total],
-        "bots": rows,
-        "head_to_head": {f"{a} vs {b}": wdl for (a, b), wdl in sorted(head.items())},
-        "history": history,
-        "likelihood_of_superiority": superiority,
-    }
-    data.update(comparison_data(store, info, matches, bots))
-    add_head_to_head(data)
-    return data
 
 
 def text(data: dict[str, Any]) -> str:
@@ -91,6 +43,7 @@ def text(data: dict[str, Any]) -> str:
             grid.append([a] + ["" if a == b else _met(data, a, b, never="-") for b in bots])
         lines += _columns(grid)
     lines += bradley_terry_text(data)
+    lines += ratings_text(data)
     lines += comparison_text(data)
     return "\n".join(lines)
 
@@ -199,7 +152,7 @@ th {{ background: #f3f3f3; }} #head-to-head th {{ text-align: left; }}
 <h2>Head to head</h2>
 <p>Each cell: the row bot's wins–draws–losses against the column bot.</p>
 <table id="head-to-head">{''.join(h2h)}</table>
-{bradley_terry_html(data)}
+{bradley_terry_html(data)}{ratings_html(data)}
 <h2>Ratings over the tournament</h2>
 <div id="rating-plot">{plot}</div>
 {comparison_html(data, files)}
@@ -208,21 +161,6 @@ th {{ background: #f3f3f3; }} #head-to-head th {{ text-align: left; }}
 
 
 # -- Bradley–Terry / Plackett–Luce, beside TrueSkill ----------------------------------------------
-
-
-def _bradley_terry(rows: list[dict[str, Any]], matches: list, bots: list[str]) -> dict[str, float]:
-    """Add each row's Bradley–Terry rating (Elo units, mean 0) with its 95% interval and its
-    likelihood of superiority over each other bot; return the likelihoods by "a vs b"."""
-    from arena import bradley_terry
-
-    fitted = bradley_terry.ratings(matches, bots)
-    for row in rows:
-        bot = row["bot"]
-        row["bt_elo"] = round(fitted["bots"][bot]["elo"], 1)
-        row["bt_elo_ci"] = [round(value, 1) for value in fitted["bots"][bot]["elo_ci"]]
-        row["likelihood_of_superiority"] = {
-            other: round(fitted["los"][f"{bot} vs {other}"], 4) for other in bots if other != bot}
-    return {pair: round(p, 4) for pair, p in fitted["los"].items()}
 
 
 def _bt_order(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -268,68 +206,37 @@ def bradley_terry_html(data: dict[str, Any]) -> str:
 <table id="likelihood-of-superiority">{''.join(los)}</table>"""
 
 
+# -- the rating systems asked for (``--rating NAME``) ------------------------------------------------
+
+
+def _estimate(rating: float, rating_ci: list[float] | None) -> tuple[str, str]:
+    return f"{rating:.2f}", "-" if rating_ci is None else f"{rating_ci[0]:.2f} to {rating_ci[1]:.2f}"
+
+
+def ratings_text(data: dict[str, Any]) -> list[str]:
+    """One section per rating system asked for: its bots, highest rating first."""
+    lines: list[str] = []
+    for section in data.get("ratings", ()):
+        unit = f" ({section['unit']})" if section["unit"] else ""
+        lines += ["", f"rating {section['name']}{unit}: {section['summary']}"]
+        lines += _columns([["bot", "rating", "95% CI"]] + [
+            [bot, *_estimate(**section["by_bot"][bot])] for bot in section["order"]])
+    return lines
+
+
+def ratings_html(data: dict[str, Any]) -> str:
+    e = html.escape
+    parts = []
+    for section in data.get("ratings", ()):
+        unit = f" ({section['unit']})" if section["unit"] else ""
+        body = "".join(f"<tr><td>{e(bot)}</td>" + "".join(f"<td>{e(cell)}</td>" for cell in _estimate(**section["by_bot"][bot]))
+                       + "</tr>" for bot in section["order"])
+        parts.append(f"<h2>Rating: {e(section['name'])}{e(unit)}</h2><p>{e(section['summary'])}</p>"
+                     f'<table id="rating-{e(section["name"])}"><tr><th>bot</th><th>rating</th><th>95% CI</th></tr>{body}</table>')
+    return "".join("\n" + part for part in parts)  # nothing at all when none was asked for
+
+
 # -- for comparing: settings, the duplicate breakdown, margins head to head, faults, the matches ---
-
-def comparison_data(store: Store, info: dict[str, Any], matches: list, bots: list[str]) -> dict[str, Any]:
-    """The board's comparing sections, from the stored tournament and its finished matches."""
-    import datetime
-
-    from arena.replays.listing import match_row
-
-    config = info["config"]
-    sigmas: list[dict[str, float]] = []
-    rating.rate(matches, bots, sigmas)
-    lineups, pairs = rating.duplicate_breakdown(matches)
-    pair_margins = {}
-    for (a, b), values in sorted(pairs.items()):
-        mean, low, high = rating.mean_interval(values)
-        pair_margins[f"{a} vs {b}"] = {"margin": None if mean is None else round(mean, 2),
-                                       "margin_ci": None if low is None or high is None else [round(low, 2), round(high, 2)],
-                                       "deal_sets": len(values)}
-    faults = []
-    for spec, result in matches:
-        for fault in result["faults"]:
-            faults.append({"match": spec["index"], "deal_set": spec.get("deal_set"), "seat": fault["seat"],
-                           "bot": spec["seats"][fault["seat"]], "kind": fault["kind"], "response": fault.get("response"),
-                           "hand": fault.get("hand"), "action_index": fault.get("action_index"),
-                           "message": str(fault.get("message", "")).splitlines()[0] if fault.get("message") else ""})
-    created = store.created()
-    settings = {
-        "game": config["game"],
-        "options": config.get("options", {}),
-        "format": config.get("format"),
-        "time_control": config.get("time_control"),
-        "faults": config.get("faults"),
-        "seed": "secret" if config.get("seed") is None else config["seed"],  # None: dealt from the run's secret
-        "deal_sets": config.get("deal_sets"),
-        "isolation": config.get("isolation"),
-        "bots": {bot["name"]: {"bot": bot["bot"], "settings": bot.get("settings") or {}} for bot in config["bots"]},
-        "date": None if created is None else datetime.datetime.fromtimestamp(created, datetime.timezone.utc)
-        .strftime("%Y-%m-%d %H:%M UTC"),
-        "arena_versions": store.meta().get("arena_versions", []),
-    }
-    return {"settings": settings, "sigma_history": sigmas, "lineups": lineups, "pair_margins": pair_margins,
-            "fault_details": faults, "match_list": [match_row(spec, result) for spec, result in matches]}
-
-
-def add_head_to_head(data: dict[str, Any]) -> None:
-    """Each bot's row gains its record and its duplicate margin against every other bot (``--json``)."""
-    for row in data["bots"]:
-        mine = {}
-        for other in data["bots"]:
-            b = other["bot"]
-            if b == row["bot"]:
-                continue
-            wdl = data["head_to_head"].get(f"{row['bot']} vs {b}")
-            pair = data.get("pair_margins", {}).get(f"{row['bot']} vs {b}")
-            if wdl is None and pair is None:
-                continue
-            w, d, l = wdl or (0, 0, 0)
-            mine[b] = {"wins": w, "draws": d, "losses": l,
-                       "margin": pair["margin"] if pair else None, "margin_ci": pair["margin_ci"] if pair else None,
-                       "deal_sets": pair["deal_sets"] if pair else 0}
-        row["head_to_head"] = mine
-
 
 def _show(value: Any) -> str:
     if isinstance(value, dict):
@@ -452,8 +359,7 @@ def write_match_files(store: Store, html_path: str | Path) -> str:
     """Write, beside the board page ``html_path``, a folder ``<name>_files`` holding each finished
     match's replay page and record (match-NNNN.html, .json); return the folder's name, relative to
     the page, for its links. A file already holding the same record is not written again."""
-    import json
-
+    from arena import records
     from arena.replays import viewer
     from arena.replays.listing import file_stem
     from arena.replays.walk import walk
@@ -466,7 +372,7 @@ def write_match_files(store: Store, html_path: str | Path) -> str:
         if record is None:
             continue
         stem = file_stem(spec["index"])
-        text = json.dumps(record, indent=1) + "\n"
+        text = records.dumps(record, file=True)
         record_file, replay_file = folder / f"{stem}.json", folder / f"{stem}.html"
         if record_file.exists() and replay_file.exists() and record_file.read_text(encoding="utf-8") == text:
             continue

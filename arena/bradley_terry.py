@@ -1,7 +1,7 @@
 """Bradley–Terry ratings (Plackett–Luce where a match has more than two sides), beside TrueSkill.
 
 Every finished match is one ranking of the distinct bots in it (each at its best side's place, as
-:func:`arena.rating.match_places` gives them). Bot ``i`` has a strength ``g_i = exp(t_i)``; the
+:attr:`arena.results.MatchRow.places` gives them). Bot ``i`` has a strength ``g_i = exp(t_i)``; the
 Plackett–Luce probability of a ranking ``b1 > b2 > ... > bk`` is the product over its stages of
 ``g_bs / (g_bs + ... + g_bk)`` (with two bots, Bradley–Terry: ``g_a / (g_a + g_b)``). A ranking with
 tied bots counts as every order of the tied bots, each with an equal share of the match.
@@ -24,9 +24,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
-from arena.rating import match_places
+from arena.kinds import Estimate
+from arena.results import MatchRow, row_of
 
 ELO = 400 / math.log(10)  # Elo points per unit of log strength
 Z95 = 1.959963984540054
@@ -127,9 +128,21 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
 
 
 def ratings(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[str]) -> dict[str, Any]:
+    """:func:`ratings_of_rows` of (spec, result) pairs."""
+    return ratings_of_rows([row_of(spec, result) for spec, result in matches], bots)
+
+
+def estimates(rows: Sequence[MatchRow], players: Sequence[str]) -> dict[str, Estimate]:
+    """Bradley–Terry as a rating system (arena.kinds.Fit): each player's rating in Elo units, mean 0,
+    with its 95% interval."""
+    fitted = ratings_of_rows(rows, list(players))["bots"]
+    return {p: Estimate(fitted[p]["elo"], *fitted[p]["elo_ci"]) for p in players}
+
+
+def ratings_of_rows(rows: Iterable[MatchRow], bots: list[str]) -> dict[str, Any]:
     """The board's Bradley–Terry / Plackett–Luce ratings of the finished matches, in Elo units:
     per bot its rating and 95% interval; per ordered pair the likelihood of superiority."""
-    result = fit(((match_places(spec, result), 1.0) for spec, result in matches), bots)
+    result = fit(((row.places, 1.0) for row in rows), bots)
     out: dict[str, Any] = {"bots": {}, "los": {}}
     for bot in bots:
         theta, var = result["theta"][bot], result["covariance"][bot][bot]

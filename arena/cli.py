@@ -19,6 +19,7 @@ from arena.options import parse_assignments, show_value
 from arena.plugins import hookimpl
 
 if TYPE_CHECKING:
+    from arena.kinds import RatingSystem
     from arena.plugins.manager import Registry
 
 __all__ = ["main"]
@@ -74,12 +75,20 @@ def _add_run(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("--fresh", action="store_true", help="delete the database's earlier results first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--html", metavar="FILE", help="also write the board as an HTML page")
+    _add_rating(p, registry)
+
+
+def _add_rating(p: argparse.ArgumentParser, registry: "Registry") -> None:
+    p.add_argument("--rating", metavar="NAME", action="append", default=[],
+                   help="also show this rating system's ratings (repeatable); registered: "
+                        + ", ".join(registry.rating_systems))
 
 
 def _add_board(p: argparse.ArgumentParser, registry: "Registry") -> None:
     p.add_argument("--db", required=True, help="the results database")
     p.add_argument("--json", action="store_true", help="print the board as JSON (a list of bots)")
     p.add_argument("--html", metavar="FILE", help="write the board as one self-contained HTML page")
+    _add_rating(p, registry)
 
 
 def _add_verify(p: argparse.ArgumentParser, registry: "Registry") -> None:
@@ -277,6 +286,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     db = args.db or str(Path("results") / (Path(args.file).stem + ".db"))
     if args.html:  # before any match
         check_output_path("--html", args.html)
+    ratings = [registry.rating_system(name) for name in args.rating]
     if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
         raise ArenaError(f"--workers must be a whole number from 1 to {MAX_WORKERS}, not {args.workers}")
     executor, options = _executor_choice(args, registry)
@@ -289,7 +299,7 @@ def cmd_run(args: argparse.Namespace) -> int:
               f"resume with: arena run {shlex.quote(args.file)} --db {shlex.quote(exc.db)}", file=sys.stderr)
         return 130
     try:
-        _show_board(store, as_json=False, html_path=args.html)
+        _show_board(store, as_json=False, html_path=args.html, ratings=ratings)
     finally:
         store.close()
     print(f"results: {db}")
@@ -313,26 +323,28 @@ def _executor_choice(args: argparse.Namespace, registry: "Registry") -> tuple[st
 def cmd_board(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from arena.plugins import get_registry
     from arena.store import Store
 
     if not Path(args.db).exists():
         raise ArenaError(f"{args.db}: no such results database")
     if args.html:
         check_output_path("--html", args.html)
+    ratings = [get_registry().rating_system(name) for name in args.rating]
     store = Store(args.db, readonly=True)  # reads a database on a read-only medium too
     try:
-        _show_board(store, as_json=args.json, html_path=args.html)
+        _show_board(store, as_json=args.json, html_path=args.html, ratings=ratings)
     finally:
         store.close()
     return 0
 
 
-def _show_board(store: Any, as_json: bool, html_path: str | None) -> None:
+def _show_board(store: Any, as_json: bool, html_path: str | None, ratings: Sequence[RatingSystem] = ()) -> None:
     from pathlib import Path
 
     from arena import board
 
-    data = board.board_data(store)
+    data = board.board_data(store, ratings)
     if as_json:
         print(json.dumps(board.json_rows(data), indent=1))
     else:

@@ -10,7 +10,7 @@ needs nothing above its own layer. The names are also importable from their olde
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 import pluggy
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # annotations only: these modules stand above this one
     from arena.players.base import BotSpec
     from arena.players.hosts import Host
     from arena.plugins.manager import Registry
+    from arena.results import MatchRow
     from arena.tournaments.executors import Executor
 
 PROJECT = "trick_arena"  # the pluggy project and the entry-point group
@@ -111,3 +112,33 @@ class Command:
     add_arguments: Callable[[argparse.ArgumentParser, Registry], None]
     run: Callable[[argparse.Namespace], int]
     description: str = ""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One player's rating by a rating system: the number the board shows, and its 95% interval
+    where the system has one."""
+
+    rating: float
+    low: float | None = None
+    high: float | None = None
+
+
+class Fit(Protocol):
+    """A rating system's one computation: ``players``' estimates from the finished matches ``rows``
+    (arena.results.MatchRow, in the order they were played). Every player gets an estimate, also
+    one that has not played yet (the system's prior)."""
+
+    def __call__(self, rows: Sequence[MatchRow], players: Sequence[str]) -> Mapping[str, Estimate]: ...
+
+
+@dataclass(frozen=True)
+class RatingSystem:
+    """A rating system as a plugin registers it (``arena_register_rating_systems``): its name (what
+    ``arena board --rating NAME`` chooses), a line saying what it is, and its :class:`Fit`. The
+    board lists the players highest rating first; ``unit`` names the numbers (e.g. "Elo")."""
+
+    name: str
+    summary: str
+    fit: Fit
+    unit: str = ""

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
 import zlib
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
+from arena import records
 from arena.games.base import SeededDecks
 from arena.players.hosts import ArenaFailure, Host
 from arena.players.seats import make_host, make_host_or_fault
@@ -234,7 +234,7 @@ def arena_error_outcome(spec: MatchSpec, failure: BaseException) -> dict[str, An
               "think_times": [], "isolation": spec.isolation}
     record = {"game": spec.game, "seats": list(spec.seats), "hands": [], "result": {},
               "termination": result["termination"], "faults": []}
-    return {"result": result, "record": json.dumps(record)}
+    return {"result": result, "record": records.dumps(record)}
 
 
 def is_arena_error(result: Mapping[str, Any] | None) -> bool:

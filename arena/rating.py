@@ -13,9 +13,12 @@ import math
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import trueskill
+
+from arena.kinds import Estimate
+from arena.results import MatchRow, margin, row_of
 
 MU = 25.0
 SIGMA = MU / 3
@@ -30,24 +33,23 @@ def environment() -> trueskill.TrueSkill:
 
 def match_places(spec: dict[str, Any], result: dict[str, Any]) -> dict[str, int]:
     """Each distinct bot's place in one match (0 = first), from the ranking of the sides."""
-    places: dict[str, int] = {}
-    lineup = spec["lineup"]
-    sides = len(lineup)
-    for side, rank in enumerate(result["ranking"]):
-        bot = lineup[(side + spec["rotation"]) % sides]
-        places[bot] = min(rank, places.get(bot, rank))
-    return places
+    return row_of(spec, result).places
 
 
 def rate(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[str],
          sigmas: list[dict[str, float]] | None = None):
+    """:func:`rate_rows` of (spec, result) pairs."""
+    return rate_rows([row_of(spec, result) for spec, result in matches], bots, sigmas)
+
+
+def rate_rows(rows: Iterable[MatchRow], bots: Sequence[str], sigmas: list[dict[str, float]] | None = None):
     """TrueSkill ratings after each match, in the order given. Returns (final ratings, history).
     With ``sigmas``, each bot's sigma after each match is appended to it (the board's band)."""
     env = environment()
     ratings = {bot: env.create_rating() for bot in bots}
     history: list[dict[str, float]] = []
-    for spec, result in matches:
-        places = match_places(spec, result)
+    for row in rows:
+        places = row.places
         if len(places) >= 2:
             names = sorted(places, key=lambda b: places[b])
             groups = [(ratings[name],) for name in names]
@@ -58,6 +60,12 @@ def rate(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]], bots: list[st
         if sigmas is not None:
             sigmas.append({bot: ratings[bot].sigma for bot in bots})
     return ratings, history
+
+
+def fit(rows: Sequence[MatchRow], players: Sequence[str]) -> dict[str, Estimate]:
+    """TrueSkill as a rating system (arena.kinds.Fit): each player's mu, with mu ± 1.96 sigma."""
+    ratings, _ = rate_rows(rows, players)
+    return {p: Estimate(r.mu, r.mu - 1.96 * r.sigma, r.mu + 1.96 * r.sigma) for p, r in ratings.items()}
 
 
 # -- statistics ----------------------------------------------------------------------------------
@@ -114,18 +122,16 @@ def statistics_of(matches: list[tuple[dict[str, Any], dict[str, Any]]], bots: li
     margins: dict[tuple[int, tuple[str, ...]], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     penalty = forfeit_penalty(matches)
     for spec, result in matches:
-        places = match_places(spec, result)
+        row = row_of(spec, result)
+        places = row.places
         seats = spec["seats"]
         for bot, place in places.items():
             s = stats[bot]
             s.matches += 1
-            firsts = [b for b, p in places.items() if p == 0]
-            if place == 0 and len(firsts) == 1:
-                s.wins += 1
-            elif place == 0:
-                s.draws += 1
-            else:
-                s.losses += 1
+            outcome = row.outcome(bot)  # 0, 1, 2: won, drew, lost
+            s.wins += outcome == 0
+            s.draws += outcome == 1
+            s.losses += outcome == 2
             for other, other_place in places.items():
                 if other != bot:
                     head[(bot, other)][0 if place < other_place else 1 if place == other_place else 2] += 1
@@ -136,33 +142,18 @@ def statistics_of(matches: list[tuple[dict[str, Any], dict[str, Any]]], bots: li
             stats[seats[seat]].think_total += times["total"]
             stats[seats[seat]].decisions += times["decisions"]
         # the duplicate comparison: a side's score minus the mean of the other sides', per deal set
-        lineup = spec["lineup"]
-        k = len(lineup)
-        if k >= 2:
-            for side, margin in enumerate(duplicate_margins(spec, result, penalty)):
-                bot = lineup[(side + spec["rotation"]) % k]
-                margins[(spec["deal_set"], tuple(lineup))][bot].append(margin)
+        if len(row.sides) >= 2:
+            for side, value in enumerate(duplicate_margins(spec, result, penalty)):
+                margins[(spec["deal_set"], tuple(spec["lineup"]))][row.sides[side]].append(value)
     for per_bot in margins.values():
         for bot, values in per_bot.items():
             stats[bot].margins.append(statistics.fmean(values))
     return stats, dict(head)
 
 
-def _margins(scores: list[float]) -> list[float]:
-    """Each side's score minus the mean of the other sides' scores."""
-    return [score - statistics.fmean(scores[:side] + scores[side + 1:]) for side, score in enumerate(scores)]
-
-
 def forfeited_side(spec: dict[str, Any], result: dict[str, Any]) -> int | None:
     """The side that forfeited the match (None when it did not end by a forfeit)."""
-    termination = result.get("termination") or {}
-    if termination.get("how") != "forfeit":
-        return None
-    bot = spec["seats"][termination["seat"]]
-    k = len(spec["lineup"])
-    sides = [side for side in range(k) if spec["lineup"][(side + spec["rotation"]) % k] == bot]
-    # one bot may hold several sides (fewer bots than sides): the forfeiting one is ranked last
-    return max(sides, key=lambda side: result["ranking"][side]) if sides else None
+    return row_of(spec, result).forfeited
 
 
 def forfeit_penalty(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]]) -> float:
@@ -170,21 +161,16 @@ def forfeit_penalty(matches: Iterable[tuple[dict[str, Any], dict[str, Any]]]) ->
     match of the tournament that did not end by a forfeit (0 while there is none)."""
     worst = 0.0
     for spec, result in matches:
-        if len(result["scores"]) >= 2 and forfeited_side(spec, result) is None:
-            worst = max([worst, *(-m for m in _margins(list(result["scores"])))])
+        row = row_of(spec, result)
+        if len(row.scores) >= 2 and row.forfeited is None:
+            worst = max([worst, *(-m for m in row.margins())])
     return worst
 
 
 def duplicate_margins(spec: dict[str, Any], result: dict[str, Any], penalty: float) -> list[float]:
-    """Each side's margin in one match (its score minus the mean of the others'). A side that
-    forfeited loses by at least ``penalty``: its score is lowered, for the margin only, until its
-    margin is at most -penalty; the other sides' margins are computed against that score."""
-    scores = [float(score) for score in result["scores"]]
-    side = forfeited_side(spec, result)
-    if side is not None:
-        others = statistics.fmean(scores[:side] + scores[side + 1:])
-        scores[side] = min(scores[side], others - penalty)
-    return _margins(scores)
+    """Each side's margin in one match, a forfeit losing by at least ``penalty``
+    (:meth:`arena.results.MatchRow.margins`)."""
+    return row_of(spec, result).margins(penalty)
 
 
 # -- the duplicate comparison per lineup and per pair (the board's comparing sections) ------------
@@ -207,16 +193,15 @@ def duplicate_breakdown(matches: list[tuple[dict[str, Any], dict[str, Any]]]) ->
                                                "wdl": defaultdict(lambda: [0, 0, 0])})
         entry["matches"] += 1
         key = (lineup, spec["deal_set"])
-        by_side = [lineup[(side + spec["rotation"]) % k] for side in range(k)]
+        row = row_of(spec, result)
+        by_side = row.sides
         for side, score in enumerate(scores):
-            others = [scores[o] for o in range(k) if o != side]
-            units[key][by_side[side]].append(score - statistics.fmean(others))
+            units[key][by_side[side]].append(margin(scores, side))
             for other in range(k):
                 if other != side and by_side[other] != by_side[side]:
                     pair_units[key][(by_side[side], by_side[other])].append(score - scores[other])
-        for bot, place in match_places(spec, result).items():
-            firsts = [b for b, p in match_places(spec, result).items() if p == 0]
-            entry["wdl"][bot][0 if place == 0 and len(firsts) == 1 else 1 if place == 0 else 2] += 1
+        for bot in row.places:
+            entry["wdl"][bot][row.outcome(bot)] += 1
     rows = []
     for lineup, entry in per_lineup.items():
         bots = {}

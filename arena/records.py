@@ -178,5 +178,14 @@ def _compare(carried: Any, computed: list[int], what: str, hand: int | None) -> 
         raise RecordError(f"{what}: the record says scores {carried}, replaying gives {computed}", hand=hand)
 
 
+def dumps(record: Mapping[str, Any] | str, *, file: bool = False) -> str:
+    """The one writer of a record's text: compact JSON as every results store keeps it (the
+    tournament's, the ladder's, the web's), or with ``file`` as a record file is written (indented,
+    ending in a newline). Text already encoded (by the worker that played the match) is kept as it is."""
+    if isinstance(record, str):
+        return record
+    return json.dumps(record, indent=1) + "\n" if file else json.dumps(record)
+
+
 def dump(record: Mapping[str, Any], path: str | Path) -> None:
-    Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    Path(path).write_text(dumps(record, file=True), encoding="utf-8")

@@ -13,7 +13,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
+from arena import records
 from arena.errors import ArenaError
+from arena.results import MatchRow, row_of
 
 if TYPE_CHECKING:
     from arena.deals import Deals
@@ -165,7 +167,7 @@ class Store:
 
     def save(self, index: int, result: dict[str, Any], record: dict[str, Any] | str) -> None:
         """Store one finished match in its own transaction. ``record`` may come already as JSON text."""
-        text = record if isinstance(record, str) else json.dumps(record)
+        text = records.dumps(record)
         with self._transaction():
             self.db.execute(
                 "UPDATE matches SET result = ?, record = ?, finished_at = ? WHERE idx = ? AND result IS NULL",
@@ -218,10 +220,18 @@ class Store:
 
     def results(self) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
         """(spec, result) of every finished match, in schedule order."""
-        rows = self._query("SELECT idx, spec, result FROM matches WHERE result IS NOT NULL ORDER BY idx")
-        for idx, spec, result in rows:
+        for spec, result, _ in self._finished():
+            yield spec, result
+
+    def rows(self) -> list[MatchRow]:
+        """Every finished match as the results model's row (arena.results), in schedule order."""
+        return [row_of(spec, result, finished) for spec, result, finished in self._finished()]
+
+    def _finished(self) -> Iterator[tuple[dict[str, Any], dict[str, Any], float | None]]:
+        rows = self._query("SELECT idx, spec, result, finished_at FROM matches WHERE result IS NOT NULL ORDER BY idx")
+        for idx, spec, result, finished in rows:
             spec = _checked_spec(self._json(spec, f"match {idx}: its spec"), idx, self.path)
-            yield spec, _checked_result(self._json(result, f"match {idx}: its result"), spec, idx, self.path)
+            yield spec, _checked_result(self._json(result, f"match {idx}: its result"), spec, idx, self.path), finished
 
     def results_from(self, index: int) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
         """(spec, result) of every finished match from schedule index ``index`` on, in schedule order."""

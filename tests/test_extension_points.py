@@ -1,6 +1,7 @@
-"""Every extension axis is a registry a plugin adds to (docs/plugins.md): a seat kind, an executor
-and a command are each one file (tests/plugins/toy_seat.py, toy_executor.py, toy_command.py) and
-one plugin name, and a tournament runs with them through the real command line."""
+"""Every extension axis is a registry a plugin adds to (docs/plugins.md): a seat kind, an executor,
+a command and a rating system are each one file (tests/plugins/toy_seat.py, toy_executor.py,
+toy_command.py, toy_rating.py) and one plugin name, and a tournament runs with them through the
+real command line."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from arena.plugins.manager import Registry, get_plugin_manager
 from arena.plugins import hookimpl
 
 ROOT = Path(__file__).resolve().parents[1]
-TOYS = "tests.plugins.toy_game,tests.plugins.toy_seat,tests.plugins.toy_executor,tests.plugins.toy_command"
+TOYS = ("tests.plugins.toy_game,tests.plugins.toy_seat,tests.plugins.toy_executor,tests.plugins.toy_command,"
+        "tests.plugins.toy_rating")
 
 TOURNAMENT = """
 [tournament]
@@ -78,6 +80,39 @@ def test_a_toy_seat_kind_and_a_toy_executor_run_a_tournament(tmp_path):
     assert "first" in done.stdout and "random" in done.stdout  # the board
 
 
+def test_a_toy_rating_system_rates_the_board(tmp_path):
+    """``--rating wins`` shows the toy's ratings, computed from the stored matches' rows, on the
+    terminal board, in --json and on the HTML page; an unknown name lists the registered ones."""
+    (tmp_path / "toys.toml").write_text(TOURNAMENT)
+    ran = _arena("run", "toys.toml", "--db", "toys.db", "--quiet", "--rating", "wins", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    with sqlite3.connect(tmp_path / "toys.db") as db:
+        stored = [(json.loads(s), json.loads(r)) for s, r in db.execute("SELECT spec, result FROM matches")]
+    wins = dict.fromkeys(("first", "random"), 0)
+    for spec, result in stored:
+        firsts = [side for side, rank in enumerate(result["ranking"]) if rank == 0]
+        if len(firsts) == 1:
+            wins[spec["lineup"][(firsts[0] + spec["rotation"]) % 2]] += 1
+    order = sorted(wins, key=lambda bot: (-wins[bot], bot))
+    assert "rating wins (wins): matches won outright" in ran.stdout
+    section = ran.stdout.split("rating wins (wins)")[1].splitlines()
+    assert [line.split()[:2] for line in section[2:4]] == [[bot, f"{wins[bot]:.2f}"] for bot in order]
+    shown = _arena("board", "--db", "toys.db", "--json", "--rating", "wins", "--rating", "trueskill",
+                   "--html", "board.html", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    rows = {row["bot"]: row for row in json.loads(shown.stdout)}
+    assert {bot: row["ratings"]["wins"]["rating"] for bot, row in rows.items()} == wins
+    assert all(row["ratings"]["trueskill"]["rating"] == row["mu"] for row in rows.values())
+    page = (tmp_path / "board.html").read_text()
+    assert 'id="rating-wins"' in page and 'id="rating-trueskill"' in page
+    plain = _arena("board", "--db", "toys.db", cwd=tmp_path)
+    assert "rating wins" not in plain.stdout and "ratings" not in json.loads(
+        _arena("board", "--db", "toys.db", "--json", cwd=tmp_path).stdout)[0]  # only when asked for
+    unknown = _arena("board", "--db", "toys.db", "--rating", "elo", cwd=tmp_path)
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip().endswith("unknown rating system 'elo'; rating systems: trueskill, bradley-terry, wins")
+
+
 def test_a_toy_command_is_on_the_arena_command_line(tmp_path):
     done = _arena("extensions", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -86,6 +121,7 @@ def test_a_toy_command_is_on_the_arena_command_line(tmp_path):
     assert "backwards" in lines["executors"] and {"local", "inline", "ray"} <= set(lines["executors"].split(", "))
     assert {"extensions", "play", "run", "bench", "serve-bot"} <= set(lines["commands"].split(", "))
     assert {"inprocess", "process"} <= set(lines["isolations"].split(", "))
+    assert lines["rating_systems"] == "bradley-terry, trueskill, wins"
     helped = _arena("--help", cwd=tmp_path)
     assert "extensions" in helped.stdout and "list the registered extensions" in helped.stdout
 

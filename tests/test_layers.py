@@ -20,12 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base: the cards, the games and the plugin kinds", (
         "arena", "arena.errors", "arena.kinds", "arena.cards", "arena.options", "arena.deals", "arena.tomlfile",
-        "arena.sqlite_shared", "arena.rating", "arena.bradley_terry", "arena.account", "arena.protogen",
+        "arena.sqlite_shared", "arena.results", "arena.rating", "arena.bradley_terry", "arena.rating_systems", "arena.account", "arena.protogen",
         "arena.v1", "arena.games")),
     ("seats and referee", ("arena.players", "arena.referee", "arena.wire")),
     ("matches and records", ("arena.matches", "arena.records", "arena.store")),
     ("plugins: the registry", ("arena.plugins",)),
-    ("services", ("arena.tournaments", "arena.comparison", "arena.ladder", "arena.web", "arena.board",
+    ("services", ("arena.tournaments", "arena.comparison", "arena.ladder", "arena.web", "arena.board", "arena.standings",
                   "arena.replays", "arena.testing", "arena.docsamples", "arena.envs")),
     ("commands", ("arena.commandline", "arena.cli", "arena.bench", "arena.players.serve_command",
                   "arena.comparison.command", "arena.replays.commands", "arena.web.command", "arena.ladder.command",

@@ -21,7 +21,7 @@ def _hooks() -> list[str]:
 
 def test_every_hook_has_a_section_and_every_section_a_hook():
     hooks = _hooks()
-    assert len(hooks) == 6
+    assert len(hooks) == 7
     assert sorted(HEADINGS) == sorted(hooks)
 
 
@@ -37,3 +37,12 @@ def test_the_bundled_extensions_are_named(registry):
     for name in ("games", "bots", "play", "run", "board", "verify", "bench", "match", "serve-bot", "serve", "ladder",
                  "register", "submit", "retire"):
         assert f"`{name}`" in DOC and name in registry.commands
+
+
+def test_the_rating_system_sample_is_the_toy_one_file():
+    """The sample under arena_register_rating_systems is tests/plugins/toy_rating.py's code, which
+    tests/test_extension_points.py runs."""
+    section = DOC.split("## `arena_register_rating_systems(")[1].split("\n## ")[0]
+    sample = section.split("```python\n")[1].split("```")[0]
+    toy = (Path(__file__).resolve().parent / "plugins" / "toy_rating.py").read_text(encoding="utf-8")
+    assert sample.strip() and toy.rstrip().endswith(sample.rstrip()) and "from arena.kinds import" in sample

@@ -18,7 +18,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from arena import records
 from arena.errors import ArenaError
+from arena.results import MatchRow, row_of
 from arena.ladder.ratings import ARENA_ERROR, outcome_of, side_sums
 from arena.sqlite_shared import SharedSQLite
 
@@ -376,7 +378,7 @@ class LadderStore(SharedSQLite):
     def save_match(self, match_id: int, result: Mapping[str, Any], record: Mapping[str, Any] | str) -> bool:
         """Store a match's (checked) result and its record, and finish its deal set when it was the
         last; False (and nothing written) when the match already has a result: never counted twice."""
-        text = record if isinstance(record, str) else json.dumps(record)
+        text = records.dumps(record)
         with self._transaction() as db:
             cursor = db.execute("UPDATE ladder_matches SET result = ?, record = ?, finished = ? "
                                 "WHERE id = ? AND result IS NULL", (json.dumps(result), text, time.time(), match_id))
@@ -490,6 +492,13 @@ class LadderStore(SharedSQLite):
         r = rows[0]
         return {"id": r[0], "deal_set": r[1], "rotation": r[2], "spec": json.loads(r[3]), "result": _loads(r[4]),
                 "record": _loads(r[5]), "finished": r[6]}
+
+    def rows(self, ladder: str | None = None) -> list[MatchRow]:
+        """Every finished match (of ``ladder``) as the results model's row (arena.results), in id order."""
+        where, args = ("", ()) if ladder is None else (" AND d.ladder = ?", (ladder,))
+        found = self._query("SELECT m.spec, m.result, m.finished FROM ladder_matches m JOIN ladder_deal_sets d "
+                            f"ON d.id = m.deal_set WHERE m.result IS NOT NULL{where} ORDER BY m.id", args)
+        return [row_of(json.loads(spec), json.loads(result), finished) for spec, result, finished in found]
 
     # -- the bots' logs ------------------------------------------------------------------------
     def add_logs(self, logs: Sequence[tuple[int, int, int, int]]) -> None:

@@ -1,7 +1,7 @@
 """Hook specifications: the only ways a plugin extends the arena.
 
 Every extension axis has a registration hook: games, bots, seat kinds, isolation levels,
-executors and ``arena`` subcommands. The built-ins — the bundled games, bots, seat kinds,
+executors, rating systems and ``arena`` subcommands. The built-ins — the bundled games, bots, seat kinds,
 executors and commands — are registered through these hooks exactly as a third party's are, loaded from the
 ``trick_arena`` entry-point group. A plugin module implements a hook with ``@hookimpl``::
 
@@ -27,7 +27,7 @@ from arena.kinds import PROJECT, hookimpl  # the marker lives with the kinds, so
 
 if TYPE_CHECKING:
     from arena.games.base import Game
-    from arena.kinds import Command, ExecutorKind, Isolation, SeatKind
+    from arena.kinds import Command, ExecutorKind, Isolation, RatingSystem, SeatKind
     from arena.players.base import BotSpec
 
 __all__ = ["PROJECT", "hookimpl", "hookspec"]
@@ -79,6 +79,15 @@ def arena_register_executors() -> "list[ExecutorKind]":
     """Register executors: where a tournament's matches are played (``local``, ``inline``, ``ray``).
 
     :returns: a list of :class:`arena.kinds.ExecutorKind`. Names must be unique.
+    """
+
+
+@hookspec
+def arena_register_rating_systems() -> "list[RatingSystem]":
+    """Register rating systems: how the board rates players from the finished matches
+    (``trueskill``, ``bradley-terry``; ``arena board --rating NAME`` shows one).
+
+    :returns: a list of :class:`arena.kinds.RatingSystem`. Names must be unique.
     """
 
 

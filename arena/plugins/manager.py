@@ -1,5 +1,5 @@
 """The plugin manager and the registry of everything plugins register: games, bots, seat kinds,
-isolation levels, executors and commands.
+isolation levels, executors, rating systems and commands.
 
 As in pluggy's own example host: add the specs, load the ``trick_arena`` entry points, check that
 every hook implementation matches a spec. Built-ins have no back door: the bundled games and bots
@@ -17,7 +17,7 @@ import pluggy
 
 from arena.errors import ArenaError, PluginError, UnknownBotError, UnknownGameError
 from arena.games.base import Game
-from arena.kinds import Command, ExecutorKind, Isolation, SeatKind
+from arena.kinds import Command, ExecutorKind, Isolation, RatingSystem, SeatKind
 from arena.players.base import BotSpec, Player
 from arena.plugins import hookspecs
 
@@ -63,6 +63,7 @@ class Registry:
         self.isolations: dict[str, Isolation] = {}
         self.executors: dict[str, ExecutorKind] = {}
         self.commands: dict[str, Command] = {}
+        self.rating_systems: dict[str, RatingSystem] = {}
         for impl, result in _results(pm, "arena_register_games"):
             for game in result or []:
                 if not (isinstance(game, type) and issubclass(game, Game)):
@@ -74,6 +75,7 @@ class Registry:
             ("arena_register_isolations", self.isolations, Isolation, "isolation level"),
             ("arena_register_executors", self.executors, ExecutorKind, "executor"),
             ("arena_register_commands", self.commands, Command, "command"),
+            ("arena_register_rating_systems", self.rating_systems, RatingSystem, "rating system"),
         ]
         for hook, table, cls, kind in tables:
             for impl, result in _results(pm, hook):
@@ -113,6 +115,9 @@ class Registry:
 
     def executor(self, name: str) -> ExecutorKind:
         return _named(self.executors, name, "executor")
+
+    def rating_system(self, name: str) -> RatingSystem:
+        return _named(self.rating_systems, name, "rating system")
 
 
 def _named(table: Mapping[str, Any], name: str, kind: str) -> Any:

@@ -77,7 +77,7 @@ def cmd_matches(args: argparse.Namespace) -> int:
                 done, total = store.counts()
                 raise ArenaError(f"{args.db}: match {args.index} has no record "
                                  f"({'not finished yet' if 0 <= args.index < total else f'the matches are 0 to {total - 1}'})")
-            print(json.dumps(record, indent=1))
+            print(records.dumps(record, file=True), end="")
             return 0
         rows = listing.match_rows(store)
         if args.export:

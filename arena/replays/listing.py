@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.results import row_of
 from arena.store import Store
 
 
-def side_bots(spec: dict[str, Any]) -> list[str] | None:
-    """The bot (board name) holding each side of a tournament match, or None outside a lineup."""
-    lineup = spec.get("lineup") or []
-    if not lineup:
-        return None
-    k = len(lineup)
-    return [lineup[(side + spec.get("rotation", 0)) % k] for side in range(k)]
-
-
 def match_row(spec: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    sides = side_bots(spec)
+    row = row_of(spec, result)
+    sides = list(row.sides) or None  # None outside a lineup
     winners = result.get("winners") or []
     names = [sides[w] if sides and w < len(sides) else f"side {w}" for w in winners]
     faults = result.get("faults") or []
@@ -28,9 +21,9 @@ def match_row(spec: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
         "lineup": list(spec.get("lineup") or []),
         "sides": sides,
         "seats": list(spec["seats"]),
-        "scores": list(result.get("scores") or []),
+        "scores": list(row.scores),
         "winner": ", ".join(names) if names else None,
-        "termination": (result.get("termination") or {}).get("how", "normal"),
+        "termination": row.termination,
         "faults": len(faults),
         "fault_kinds": sorted({f["kind"] for f in faults}),
         # the level its bots ran at: the result says (since the sandbox level), else its specification

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from arena import records
+from arena import account, records
 from arena.games.base import FixedDecks, Game
 
 # How a game's observation names the cards that are not dealt to a seat (docs/games/*.md):
@@ -254,12 +254,8 @@ def _note_seen(view: HandView, o: Mapping[str, Any]) -> None:
 
 
 def compact(value: Any) -> str:
-    """A result or contract value in one short line (dicts as ``key value`` pairs, None left out)."""
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {compact(v)}" for k, v in value.items() if v is not None and v is not False)
-    if isinstance(value, list):
-        return "[" + " ".join(compact(v) for v in value) + "]"
-    return str(value)
+    """A result or contract value in one short line, as the replays show it (False left out)."""
+    return account.compact(value, drop_false=True)
 
 
 def per_side(game: Game, values: Any) -> str:
@@ -269,18 +265,8 @@ def per_side(game: Game, values: Any) -> str:
 
 
 def hand_summary(game: Game, result: Mapping[str, Any]) -> str:
-    """The hand result from the shared keys: contract, end, tricks won, changes, scores."""
-    parts = []
-    if result.get("contract") is not None:
-        parts.append(f"contract {compact(result['contract'])}")
-    if result.get("end") is not None:
-        parts.append(str(result["end"]))
-    if isinstance(result.get("tricks_won"), list):
-        parts.append(f"tricks won {per_side(game, result['tricks_won'])}")
-    if result.get("changes") is not None:
-        parts.append(f"changes {per_side(game, result['changes'])}")
-    parts.append(f"scores {per_side(game, result.get('scores'))}")
-    return "; ".join(parts)
+    """The hand result in the replays' words (arena.account.hand_result, each side named)."""
+    return account.hand_result(result, lambda values: per_side(game, values))
 
 
 def _frame(hand: int, position: int, seat: int | None, action: str | None, phase: str | None,

@@ -8,12 +8,12 @@ a worker anywhere (a local process, a Ray task) can run it.
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import multiprocessing
 import os
 
 from typing import Any, Iterable, Iterator, Protocol
 
+from arena import records
 from arena.kinds import ExecutorKind  # its home is arena.kinds; executor plugins import it from here too
 from arena.matches import MatchSpec, arena_error_outcome, play_match
 from arena.players.hosts import ArenaFailure
@@ -34,7 +34,7 @@ def play_spec(spec: MatchSpec) -> Outcome:
         result = play_match(spec, get_registry(), tolerant=True)  # a seat the bot cannot take is that seat's fault
     except ArenaFailure as exc:  # the arena's, after its retries: recorded as the arena's, nobody charged
         return arena_error_outcome(spec, exc)
-    return {"result": result.as_dict(), "record": json.dumps(result.record)}
+    return {"result": result.as_dict(), "record": records.dumps(result.record)}
 
 
 class Executor(Protocol):

@@ -19,7 +19,8 @@ from arena.deals import Deals
 from arena.matches import play_match, seat_seed
 from arena.web.human import PREFIX
 from arena.web.store import WebStore
-from arena.web.table import margin_of, match_spec
+from arena.results import margin
+from arena.web.table import match_spec
 
 if TYPE_CHECKING:
     from arena.plugins.manager import Registry
@@ -80,6 +81,7 @@ def par(store: WebStore, registry: "Registry", game_name: str, date: str) -> dic
         spec["bots"][HUMAN_SEAT] = PAR_BOT
         spec["seats"][HUMAN_SEAT] = f"par ({PAR_BOT})"
         result = play_match(match_spec(spec), registry)
-        margin = margin_of(result.scores, game.side_of(HUMAN_SEAT))
-        store.set_par(game_name, date, margin, list(result.scores), result.record)
-        return {"margin": margin, "scores": list(result.scores)}
+        # the leaderboard's margin: the side's score less the best other side's
+        par_margin = int(margin(result.scores, game.side_of(HUMAN_SEAT), max))
+        store.set_par(game_name, date, par_margin, list(result.scores), result.record)
+        return {"margin": par_margin, "scores": list(result.scores)}

@@ -15,7 +15,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from arena import records
 from arena.errors import ArenaError
+from arena.results import MatchRow, record_row
 from arena.sqlite_shared import SharedSQLite
 
 SCHEMA = """
@@ -165,7 +167,7 @@ class WebStore(SharedSQLite):
 
     def finish(self, table_id: str, record: dict[str, Any], margin: int, termination: str) -> None:
         self._write("UPDATE tables SET finished = ?, record = ?, margin = ?, termination = ? WHERE id = ?",
-                    (time.time(), json.dumps(record), margin, termination, table_id))
+                    (time.time(), records.dumps(record), margin, termination, table_id))
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         rows = self._query("SELECT record FROM tables WHERE id = ?", (table_id,))
@@ -186,6 +188,13 @@ class WebStore(SharedSQLite):
             if table.spec["game"] == game:
                 yield table, row[10]
 
+    def rows(self, game: str | None = None) -> list[MatchRow]:
+        """Every finished table (of ``game``) as the results model's row (arena.results), oldest
+        first. Its sides are not known here (the game's rules say which seat holds which)."""
+        found = self._query("SELECT id, record, finished FROM tables WHERE finished IS NOT NULL ORDER BY finished, id")
+        rows = [record_row(table, json.loads(record), finished=finished) for table, record, finished in found]
+        return [row for row in rows if game is None or row.game == game]
+
     # -- par -----------------------------------------------------------------------------------
     def par(self, game: str, date: str) -> dict[str, Any] | None:
         rows = self._query("SELECT margin, scores FROM par WHERE game = ? AND date = ?", (game, date))
@@ -197,4 +206,4 @@ class WebStore(SharedSQLite):
 
     def set_par(self, game: str, date: str, margin: int, scores: list[int], record: dict[str, Any]) -> None:
         self._write("INSERT OR IGNORE INTO par(game, date, margin, scores, record) VALUES (?, ?, ?, ?, ?)",
-                    (game, date, margin, json.dumps(scores), json.dumps(record)))
+                    (game, date, margin, json.dumps(scores), records.dumps(record)))

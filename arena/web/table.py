@@ -26,6 +26,7 @@ from arena.matches import MatchSpec, open_hosts, referee_for
 from arena.players.base import MatchInfo
 from arena.players.hosts import Host
 from arena.referee import FaultPolicy
+from arena.results import margin
 from arena.web.botpool import BotPool, lower_priority
 from arena.web.human import CHANNELS, PREFIX, Channel, TableStopped
 from arena.web.store import TableRow, WebStore
@@ -46,12 +47,6 @@ def match_spec(spec: dict[str, Any], isolation: str = "inprocess") -> MatchSpec:
                      seats=tuple(spec["seats"]), bots=tuple(spec["bots"]), settings=tuple({} for _ in range(n)),
                      bot_seeds=tuple(spec["bot_seeds"]), time_control=dict(spec["time_control"]),
                      faults=FaultPolicy().as_dict(), isolation=isolation)
-
-
-def margin_of(scores: list[int], side: int) -> int:
-    """A side's margin: its score less the best other side's (what the leaderboard ranks on)."""
-    others = [score for s, score in enumerate(scores) if s != side]
-    return scores[side] - max(others) if others else scores[side]
 
 
 class _Seat(Host):
@@ -223,7 +218,7 @@ class Table:
         if self.replaying:
             raise TableCorrupt(f"the match ended after {self.n} of the {len(self.log)} stored actions")
         side = self.game.side_of(self.human_seat)
-        self.store.finish(self.id, result.record, margin_of(result.scores, side), result.termination.how)
+        self.store.finish(self.id, result.record, int(margin(result.scores, side, max)), result.termination.how)
         if self.result is None:
             self.result = {**result.as_dict(), "seat": self.human_seat}
         self.done = True  # the record is stored: the last state carries the result

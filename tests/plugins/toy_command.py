@@ -10,7 +10,7 @@ def _run(args):
     from arena.plugins import get_registry
 
     registry = get_registry()
-    for axis in ("games", "bots", "seat_kinds", "isolations", "executors", "commands"):
+    for axis in ("games", "bots", "seat_kinds", "isolations", "executors", "rating_systems", "commands"):
         names = sorted(getattr(registry, axis))
         if args.axis in (None, axis):
             print(f"{axis}: {', '.join(names)}")
