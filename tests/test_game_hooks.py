@@ -130,3 +130,19 @@ def test_the_search_bot_really_searches_the_toy(registry):
     stats = bot.searcher.stats
     assert not stats.errors, stats.errors
     assert stats.rollouts > 0
+
+
+def test_the_search_bot_refuses_a_game_without_the_search_hooks_at_the_start(registry, monkeypatch):
+    """A game whose engine has no ``deck_for`` could only ever get search's fallback moves: the
+    bot says so when the match starts, instead of playing them unannounced."""
+    import bots.search
+    from arena.games.base import Game
+    from tests.plugins.toy_game import ToyGame
+
+    class Hookless(ToyGame):
+        deck_for = Game.deck_for
+
+    monkeypatch.setattr(bots.search, "bundled_game", lambda name, options: Hookless(options))
+    bot = bots.search.make({"samples": 4}, seed=1)
+    with pytest.raises(ValueError, match="search cannot play 'toy': its engine has no search hooks"):
+        bot.start_match(MatchInfo("toy", {"target": 2}, 0, ()))

@@ -12,6 +12,7 @@ import importlib
 import random
 from typing import Any, Mapping
 
+from arena.games.base import Game
 from arena.players.base import BotSpec, MatchInfo, Player
 from arena.plugins import hookimpl
 
@@ -119,6 +120,9 @@ class SearchBot(Player):
         from bots.search.pimc import Searcher
         self.info = info
         game = bundled_game(info.game, info.options)
+        if type(game).deck_for is Game.deck_for:  # it could only ever play its fallback: say so at once
+            raise ValueError(f"search cannot play {info.game!r}: its engine has no search hooks (Game.deck_for, "
+                             "docs/game-interface.md)")
         # the heuristic guides the rollouts and the auction inference; a game it has no strategy
         # for (a plugin's) is searched with uniformly random ones
         stand_in = HeuristicBot if info.game in STRATEGIES else RandomStandIn
