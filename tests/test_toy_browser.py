@@ -5,18 +5,15 @@ the toy's own file through /api/games and the state messages."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 
 import pytest
 
 from arena.plugins import get_registry
 from arena.web.app import create_app
 from tests.browser_support import launch, needs_chromium
+from tests.ladder_support import serving
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
-uvicorn = pytest.importorskip("uvicorn", reason="uvicorn serves the page")
 pytestmark = needs_chromium
 
 WAIT = 30_000  # ms, a bound on any one step
@@ -26,19 +23,8 @@ WAIT = 30_000  # ms, a bound on any one step
 def base_url(tmp_path_factory):
     registry = get_registry()  # the toy is plugged in through $TRICK_ARENA_PLUGINS (tests/conftest.py)
     app = create_app(tmp_path_factory.mktemp("toy") / "web.db", registry=registry, pace=0.0, bot_isolation="inprocess")
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=15)
-    sock.close()
+    with serving(app) as url:
+        yield url
 
 
 def test_a_toy_game_plugged_in_plays_to_its_end_on_the_generic_page(base_url):

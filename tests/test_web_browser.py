@@ -11,8 +11,6 @@ from __future__ import annotations
 import datetime
 import json
 import re
-import socket
-import threading
 import time
 from typing import Any, Callable
 
@@ -24,9 +22,9 @@ from arena.web import daily
 from arena.web.app import create_app
 from arena.web.store import WebStore
 from tests.browser_support import launch, needs_chromium
+from tests.ladder_support import serving
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
-uvicorn = pytest.importorskip("uvicorn", reason="uvicorn serves the page")
 pytestmark = needs_chromium
 
 WAIT = 30_000  # ms: a bound on any one step (the bots play with no pace; the machine may be busy)
@@ -56,20 +54,8 @@ def base_url(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "web.db"
     day = joker_day(db)
     app = create_app(db, pace=0.0, today=lambda: day)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=15)
-    sock.close()
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

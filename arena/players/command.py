@@ -63,8 +63,9 @@ def _runnable(program: str, cwd: str | None, path: str | None) -> bool:
     return shutil.which(program, path=path) is not None
 
 
-class _OnPort:
-    """A command started by :class:`PortLauncher`: its own process group, serving on a port."""
+class StartedCommand:
+    """A launched command as :class:`PortLauncher` starts it (its own process group, serving on a
+    port); other launchers' commands are subclasses (the sandbox's)."""
 
     what = "the command"
 
@@ -127,7 +128,7 @@ class PortLauncher:
 
     def launch(self, command: str, env: Mapping[str, str], log: CappedLog) -> LaunchedCommand:
         port = free_port()
-        launched = _OnPort(Address("grpc", "127.0.0.1", port))
+        launched = StartedCommand(Address("grpc", "127.0.0.1", port))
         full_env = {**os.environ, **env, ENV_PORT: str(port), ENV_HOST: "127.0.0.1"}
         argv = command_argv(command, port)
         if not _runnable(argv[0], self.cwd, full_env.get("PATH")):

@@ -21,7 +21,7 @@ from arena.players.isolated import ProcessHost, factory_path
 from arena.players.limits import Limits
 from arena.players import socket_dirs
 from arena.players.logs import CappedLog
-from arena.players.command import CommandHost
+from arena.players.command import CommandHost, StartedCommand
 from arena.players.remote import ENV_HOST, ENV_PORT, ENV_SOCKET, Address, UnixAddress, command_argv
 from arena.players.sandbox import SOCKET_DIR, SOCKET_NAME, Sandbox, python_command, runtime_entries, \
     sandbox_uid, socketpair
@@ -136,26 +136,19 @@ class PinnedSocket(UnixAddress):
         return f"unix:/proc/self/fd/{self.fd}"
 
 
-class _SandboxedCommand:
+class _SandboxedCommand(StartedCommand):
     """A ``cmd:`` program in a sandbox of its own (:class:`SandboxCommandLauncher`), serving on the
     socket in its socket folder; paused between its calls, as a sandboxed Python bot is."""
 
     what = "the sandboxed command"
 
     def __init__(self, command: str, socket_dir: str, uid: int):
+        super().__init__(PinnedSocket("unix", os.path.join(socket_dir, SOCKET_NAME), 0))  # reaches nothing yet
         self.command = command
         self.socket_dir: str | None = socket_dir
         self.uid = uid
-        self.address: Address = PinnedSocket("unix", os.path.join(socket_dir, SOCKET_NAME), 0)  # reaches nothing yet
         self.sandbox: Sandbox | None = None
-        self.process: Any = None
         self.socket_fd: int | None = None
-        self.launch_error: str | None = None
-        self.arena_error: str | None = None
-
-    @property
-    def pid(self) -> int | None:
-        return self.process.pid if self.process is not None else None
 
     def serving(self, deadline: float) -> Address | None:
         """Wait for ``bot.sock``, then point at it through an ``O_PATH`` descriptor; refuse anything
