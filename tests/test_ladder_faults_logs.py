@@ -324,10 +324,10 @@ def _aborting_launcher(monkeypatch, times: int | None) -> list[int]:
     times (None: always): the start-up abort of the first-run issue, the arena's failure."""
     import sys
 
-    from arena.players import remote
+    from arena.players import command
 
     calls = [0]
-    real = remote.launcher
+    real = command.launcher
 
     def aborting(argv, **kwargs):
         calls[0] += 1
@@ -335,7 +335,7 @@ def _aborting_launcher(monkeypatch, times: int | None) -> list[int]:
             return [sys.executable, "-I", "-S", "-c", "import os, signal; os.kill(os.getpid(), signal.SIGABRT)"]
         return real(argv, **kwargs)
 
-    monkeypatch.setattr(remote, "launcher", aborting)
+    monkeypatch.setattr(command, "launcher", aborting)
     return calls
 
 
