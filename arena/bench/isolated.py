@@ -16,6 +16,12 @@
   CPU, as in a tournament worker (``arena.tournaments.executors``). Where a hand-over between CPUs
   is slow (virtual machines) the free-placement pipe is several times slower than this one, and
   the plain ``isolated.ratio`` compares the arena with that slower pipe; these compare like with like.
+* ``isolated.one_cpu.reused_*``: a diagnostic, not a way the arena plays: the same matches with each
+  seat's process kept from one match to the next. The arena starts fresh processes for every match
+  (a process kept would remember the deals of a duplicate set), and a fresh process's first
+  decisions cost far more than later ones (its memory, shared with the fork server, is copied as it
+  is touched; its caches are cold); random Five Hundred ends in one or two hands, so those first
+  decisions weigh on every match. The gap between the two rates is that cost.
 """
 
 from __future__ import annotations
@@ -112,27 +118,35 @@ def message_size(registry: "Registry", game: Any) -> int:
     return round(sent / max(1, sum(times["decisions"] for times in result.think_times)))
 
 
-def match_rate(registry: "Registry", game: Any, seconds: float, seed: int) -> tuple[int, float, float, int]:
-    """(decisions, seconds inside Referee.play, seconds starting the bot processes, matches)."""
+def match_rate(registry: "Registry", game: Any, seconds: float, seed: int,
+               reuse: bool = False) -> tuple[int, float, float, int]:
+    """(decisions, seconds inside Referee.play, seconds starting the bot processes, matches);
+    ``reuse``: the first match's processes play every match (the diagnostic of the module's doc)."""
     from arena.matches import MatchSpec, open_hosts, referee_for
+
+    def spec(match: int) -> MatchSpec:
+        return MatchSpec.single(game.name, ["random"] * game.players, seed=f"bench/{seed}/{match}",
+                                index=match, options=game.options, isolation="process")
 
     decisions = matches = 0
     playing = starting = 0.0
-    while matches == 0 or playing < seconds:
-        spec = MatchSpec.single(game.name, ["random"] * game.players, seed=f"bench/{seed}/{matches}",
-                                index=matches, options=game.options, isolation="process")
+    with contextlib.ExitStack() as kept:
         begin = time.perf_counter()
-        with open_hosts(registry, spec, game) as hosts:
-            ready = time.perf_counter()
-            try:
-                result = referee_for(spec, game, hosts).play()
-            finally:
-                done = time.perf_counter()
-        assert result.termination.how != "forfeit", result.termination
-        starting += ready - begin
-        playing += done - ready
-        matches += 1
-        decisions += int(sum(times["decisions"] for times in result.think_times))  # counts, in a dict[str, float]
+        shared = kept.enter_context(open_hosts(registry, spec(0), game)) if reuse else None
+        starting += time.perf_counter() - begin
+        while matches == 0 or playing < seconds:
+            begin = time.perf_counter()
+            with contextlib.nullcontext(shared) if shared is not None else open_hosts(registry, spec(matches), game) as hosts:
+                ready = time.perf_counter()
+                try:
+                    result = referee_for(spec(matches), game, hosts).play()
+                finally:
+                    done = time.perf_counter()
+            assert result.termination.how != "forfeit", result.termination
+            starting += ready - begin
+            playing += done - ready
+            matches += 1
+            decisions += int(sum(times["decisions"] for times in result.think_times))  # counts, in a dict[str, float]
     return decisions, playing, starting, matches
 
 
@@ -195,9 +209,16 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
             figures.add("isolated.one_cpu.decisions_per_s", decisions / playing, "decisions/s",
                         f"{game.title}: the isolated matches, the arena and its bots kept to one CPU")
 
+        def reused_one_cpu(run: int) -> None:
+            with one_cpu(process.pid):
+                decisions, playing, _, _ = match_rate(registry, game, settings.seconds, run, reuse=True)
+            rates[run, "reused_one"] = decisions / playing
+            figures.add("isolated.one_cpu.reused_decisions_per_s", decisions / playing, "decisions/s",
+                        f"{game.title}: the same with each seat's process kept from match to match (a diagnostic)")
+
         steps = [pipe, isolated]
         if hasattr(os, "sched_setaffinity"):
-            steps += [pipe_one_cpu, isolated_one_cpu]
+            steps += [pipe_one_cpu, isolated_one_cpu, reused_one_cpu]
         interleave(settings.repeat, *steps)
     finally:
         parent.close()
@@ -214,3 +235,5 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
         if (run, "pipe_one") in rates:
             figures.ratio("isolated.one_cpu.ratio", rates[run, "isolated_one"], rates[run, "pipe_one"],
                           "the same ratio with everything on one CPU (as in a tournament worker)", TARGET)
+            figures.ratio("isolated.one_cpu.reused_ratio", rates[run, "reused_one"], rates[run, "pipe_one"],
+                          "the same with processes kept from match to match (what fresh processes cost)")
