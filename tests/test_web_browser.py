@@ -208,8 +208,8 @@ def test_the_daily_five_hundred_deal_played_by_clicking_then_the_leaderboard_wit
     while me.wait_turn():
         legal = me.legal()
         assert set(legal) <= me.offered(), f"not offered: {set(legal) - me.offered()}"
-        # Only what is legal is highlighted: the other cards are dimmed and cannot be clicked.
-        assert page.evaluate("() => [...document.querySelectorAll('#hand .card.dimmed')].every(c => c.disabled)")
+        # Only what is legal is highlighted: the other cards cannot be clicked.
+        assert page.evaluate("() => [...document.querySelectorAll('#hand .card:not(.legal)')].every(c => c.disabled)")
         me.play_first()
         answered += 1
     assert answered > 10
@@ -517,3 +517,104 @@ def test_a_game_the_page_does_not_know_still_plays(person):
         assert set(me.legal()) <= me.offered()
         me.play_first()
     assert page.locator("#finished").count() == 1
+
+
+# -- the person's hand in view and legible (issue #33, points 1-2) ---------------------------------
+
+SIZES = [(1280, 900), (1366, 768), (390, 844)]  # two laptop screens and a phone
+COLOURS = """() => [...document.querySelectorAll("#hand .card")].map(card => {
+  const chain = [];
+  for (let e = card; e; e = e.parentElement) chain.push(e);
+  const style = (e) => getComputedStyle(e);
+  return { card: card.dataset.card, legal: card.classList.contains("legal"),
+    text: style(card.querySelector(".rank") || card).color, face: style(card).backgroundColor,
+    opacity: chain.reduce((o, e) => o * Number(style(e).opacity), 1), filter: style(card).filter,
+    backdrop: chain.slice(1).reverse().map(e => style(e).backgroundColor) };
+})"""
+
+
+def _rgba(css: str) -> tuple[float, float, float, float]:
+    parts = [float(x) for x in re.findall(r"[\d.]+", css)]
+    return (parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else 1.0)
+
+
+def _over(top: tuple[float, ...], under: tuple[float, float, float], alpha: float | None = None) -> tuple[float, float, float]:
+    a = top[3] if alpha is None else alpha
+    return (top[0] * a + under[0] * (1 - a), top[1] * a + under[1] * (1 - a), top[2] * a + under[2] * (1 - a))
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """WCAG 2 contrast ratio of two opaque colours."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def card_contrast(colours: dict[str, Any]) -> float:
+    """The contrast of a hand card's rank against its face as drawn: the face over what lies behind
+    it, both faded by the opacity of the card and its ancestors, a grayscale filter applied."""
+    behind: tuple[float, float, float] = (255.0, 255.0, 255.0)
+    for colour in colours["backdrop"]:
+        behind = _over(_rgba(colour), behind)
+    face = _over(_rgba(colours["face"]), behind)
+    text = _over(_rgba(colours["text"]), face)
+    text, face = (_over((*x, 1.0), behind, colours["opacity"]) for x in (text, face))
+    grey = re.fullmatch(r"grayscale\(([\d.]+)\)", colours["filter"])
+    if grey:
+        amount = float(grey.group(1))
+        text, face = (_over((*[0.2126 * x[0] + 0.7152 * x[1] + 0.0722 * x[2]] * 3, 1.0), x, amount) for x in (text, face))
+    else:
+        assert colours["filter"] == "none", colours["filter"]
+    return contrast(text, face)
+
+
+def check_in_view_and_legible(me: Person, width: int, height: int) -> None:
+    page = me.page
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("window.scrollTo(0, 0)")
+    where = f"{width}x{height}, {me.phase}, decision {me.decision}"
+
+    def inside(selector: str) -> None:
+        for box in [e.bounding_box() for e in page.locator(selector).all()]:
+            assert box and box["x"] >= 0 and box["y"] >= 0, f"{selector} off the top or left at {where}: {box}"
+            assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, \
+                f"{selector} below the fold or off the right at {where}: {box}"
+    inside("#hand .card")
+    inside("#decisions [data-action], #discard-confirm")
+    for colours in page.evaluate(COLOURS):
+        ratio = card_contrast(colours)
+        assert ratio >= 4.5, f"{colours['card']} has a contrast of {ratio:.2f} at {where}"
+    if page.locator("#hand.active").count():  # your card turn: the legal cards are raised above the others
+        legal = [b["y"] for b in (e.bounding_box() for e in page.locator("#hand .card.legal").all()) if b]
+        flat = [b["y"] for b in (e.bounding_box() for e in page.locator("#hand .card.unplayable").all()) if b]
+        assert legal and (not flat or max(legal) < min(flat)), f"the legal cards are not raised at {where}"
+
+
+@pytest.mark.parametrize("game, options", [("five_hundred", {"max_hands": "3"}), ("fifty_six", {"initial_tables": "1"})])
+def test_the_hand_and_every_decision_stay_in_view_and_legible_at_three_sizes(person, game, options):
+    """Every decision of a whole (short) game, at two laptop sizes and a phone's: the hand and every
+    legal button are inside the viewport with the page at its top (an auction's panel sits beside
+    or above the hand), and each card of the hand, at any moment, has a contrast of 4.5 or more."""
+    me = person()
+    page = me.page
+    page.check(f"#game-{game}")
+    page.click("details.options summary")
+    for name, value in options.items():
+        page.fill(f"#option-{name}", value)
+    me.start(game, "new")
+    checked = 0
+    while me.wait_turn():
+        for width, height in SIZES:
+            check_in_view_and_legible(me, width, height)
+        checked += 1
+        me.play_first()
+        if page.locator("#table[data-your-turn=false]").count():  # and while others play
+            check_in_view_and_legible(me, *SIZES[checked % 3])
+    assert checked > 10

@@ -238,6 +238,9 @@ class TableView {
       this.connection ? el("div", { id: "connection", class: "connection", role: "status" }, this.connection) : null,
     ]);
     const { decisions, cardActions } = this.decisions(ctx);
+    // A decision panel (an auction, a choice) sits beside the table on a wide screen, and on a
+    // narrow one the table shrinks to a strip of seats above it: the hand stays in view under it.
+    if (decisions.childElementCount) view.classList.add("with-panel");
     view.append(decisions, this.handView(ctx, cardActions), this.sidebar(ctx));
     clear(this.root).appendChild(view);
     this.restoreFocus(focus);
@@ -276,7 +279,7 @@ class TableView {
       const [x, y] = this.position(ctx, seat, ctx.n > 4 ? 0.36 : 0.385, 0.40);
       const plate = el("div", {
         class: "seat" + (seat === ctx.me ? " me" : "") + (obs.to_act === seat ? " to-act" : "") + (active.has(seat) ? "" : " out"),
-        "data-seat": seat, style: `left:${x}%;top:${y}%`,
+        "data-seat": seat, style: `left:${x}%;top:${y}%;order:${ctx.offset(seat)}`,
       },
       el("div", { class: "name" }, ctx.seatName(seat), el("small", {}, this.state.table.seating?.[seat] || "")),
       el("div", { class: "facts" },
@@ -445,7 +448,8 @@ class TableView {
     const cards = sortHand(ctx.rules.cards, obs.hand || [], obs.trump);
     const kitty = new Set(ctx.kind === "exchange" ? obs.kitty || [] : []);
     const discarding = ctx.kind === "exchange" && s.your_turn && this.discardCount(ctx) > 1;
-    const row = el("div", { id: "hand", class: "hand" + (s.your_turn ? " active" : ""), role: "group", "aria-label": "your hand" });
+    const cardTurn = s.your_turn && this.pending === null && cardActions.size > 0;
+    const row = el("div", { id: "hand", class: "hand" + (cardTurn ? " active" : ""), role: "group", "aria-label": "your hand" });
     cards.forEach((card, index) => {
       const actions = cardActions.get(card) || [];
       const button = cardFace(card, "button");
@@ -472,7 +476,9 @@ class TableView {
         }
         button.setAttribute("aria-label", `${cardWords(card)}: ${actions.length === 1 ? actions[0] : "choose"}`);
       } else {
-        button.classList.add("dimmed");
+        // Not playable now: shown at full strength (a card you hold is always legible), flat on
+        // the felt; on your turn to play a card, marked as not playable beside the raised legal ones.
+        if (cardTurn) button.classList.add("unplayable");
         button.disabled = true;
       }
       row.appendChild(button);
