@@ -618,3 +618,36 @@ def test_the_hand_and_every_decision_stay_in_view_and_legible_at_three_sizes(per
         if page.locator("#table[data-your-turn=false]").count():  # and while others play
             check_in_view_and_legible(me, *SIZES[checked % 3])
     assert checked > 10
+
+
+LOG_STATE = """() => { const list = document.querySelector("details.log ol");
+  const items = list.querySelectorAll("li");
+  const box = list.getBoundingClientRect(), last = items[items.length - 1].getBoundingClientRect();
+  return { overflows: list.scrollHeight > list.clientHeight + 4, top: list.scrollTop, count: items.length,
+           lastShown: last.top >= box.top - 1 && last.bottom <= box.bottom + 1 }; }"""
+
+
+def test_this_deal_so_far_follows_its_newest_entry_unless_scrolled_back(person):
+    """Issue #33 point 3: the deal's log shows its newest entry as the play goes on; scrolled back
+    by the person, it stays where they put it at the next card; scrolled to the bottom, it follows again."""
+    me = person()
+    page = me.page
+    me.start("five_hundred", "new")
+
+    def log() -> dict[str, Any]:
+        return page.evaluate(LOG_STATE)
+    me.play_until(lambda: me.phase == "play" and log()["overflows"])
+    for _ in range(3):
+        assert log()["lastShown"], log()
+        me.play_first()
+        assert me.wait_turn() and me.phase == "play"
+    page.eval_on_selector("details.log ol", "list => list.scrollTo(0, 0)")
+    page.wait_for_function("() => document.querySelector('details.log ol').scrollTop === 0")
+    count = log()["count"]
+    me.play_first()
+    assert me.wait_turn() and me.phase == "play" and log()["count"] > count
+    assert log()["top"] == 0 and not log()["lastShown"], "a manual scroll was reset by the next card"
+    page.eval_on_selector("details.log ol", "list => list.scrollTo(0, list.scrollHeight)")
+    page.wait_for_timeout(100)  # the scroll event
+    me.play_first()
+    assert me.wait_turn() and log()["lastShown"], log()

@@ -54,15 +54,31 @@ export function finishedPanel(ctx, table, result, id) {
 
 export function dealLog(ctx, ui) {
   const { obs, rules } = ctx;
-  const items = (obs.history || []).slice(-24).map(([seat, action]) => {
+  const items = (obs.history || []).map(([seat, action]) => {
     const [verb, card, named] = action.split(" ");
     const label = CARD_VERBS.has(verb) && parseCard(card)
       ? frag(verb === "play" ? "" : `${verb} `, cardText(card), named ? frag(" calling ", suitIcon(named)) : "")
       : rules.bubble(action, obs) || rules.label(action, ctx, obs) || action;
     return el("li", {}, el("span", { class: "who" }, ctx.seatName(seat)), " ", label);
   });
-  return el("details", { class: "panel log", open: ui.get("logClosed") ? null : true,
-    ontoggle: (e) => ui.set("logClosed", !e.target.open) }, el("summary", {}, "This deal so far"), el("ol", {}, items));
+  // The list follows its newest entry (table.js, followLog) unless the person scrolled up to read
+  // back: then it stays where they put it until they scroll to the bottom again, or the next hand.
+  const scrolled = (e) => {
+    const list = e.target;
+    const bottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    ui.set("logScroll", bottom ? null : { hand: obs.hand_index, top: list.scrollTop });
+  };
+  return el("details", { id: "deal-log", class: "panel log", open: ui.get("logClosed") ? null : true,
+    ontoggle: (e) => ui.set("logClosed", !e.target.open) }, el("summary", {}, "This deal so far"),
+  el("ol", { onscroll: scrolled }, items));
+}
+
+/** Scroll the deal's log to its newest entry, or back to where the person left it (dealLog). */
+export function followLog(root, ctx, ui) {
+  const list = root.querySelector("#deal-log ol");
+  if (!list) return;
+  const kept = ui.get("logScroll");
+  list.scrollTop = kept && kept.hand === ctx.obs.hand_index ? kept.top : list.scrollHeight;
 }
 
 function ending(termination, ctx) {

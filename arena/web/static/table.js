@@ -5,7 +5,7 @@ import { el, clear, frag, append } from "./dom.js";
 import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
 import { rulesOf, loadRules, actButton } from "./games.js";
 import { tableSocketUrl } from "./api.js";
-import { handSummary, scoreSheet, finishedPanel, dealLog } from "./panels.js";
+import { handSummary, scoreSheet, finishedPanel, dealLog, followLog } from "./panels.js";
 
 const CARD_VERBS = new Set(["play", "discard", "give"]);
 const TRICK_PAUSE = 1200; // ms a finished trick stays in view (the start screen's setting turns it off)
@@ -243,6 +243,7 @@ class TableView {
     if (decisions.childElementCount) view.classList.add("with-panel");
     view.append(decisions, this.handView(ctx, cardActions), this.sidebar(ctx));
     clear(this.root).appendChild(view);
+    followLog(this.root, ctx, this.ui);
     this.restoreFocus(focus);
   }
 
