@@ -651,3 +651,26 @@ def test_this_deal_so_far_follows_its_newest_entry_unless_scrolled_back(person):
     page.wait_for_timeout(100)  # the scroll event
     me.play_first()
     assert me.wait_turn() and log()["lastShown"], log()
+
+
+def test_a_forced_move_is_shown_as_played_for_you_or_confirmed_when_asked(person):
+    """Issue #33 point 4: the person's only legal move, played for them, is said at the table; with
+    the start screen's setting on (kept in the browser), they are asked to confirm it instead."""
+    me = person()
+    page = me.page
+    me.start("five_hundred", "new")
+    me.play_until(lambda: page.locator("#forced").count() > 0)
+    note = page.locator("#forced").inner_text()
+    assert note.startswith("Played for you:") and "only legal" in note
+    page.goto(me.base + "/")
+    page.wait_for_selector("#confirm-forced", timeout=WAIT)
+    page.check("#confirm-forced")
+    page.reload()  # kept in this browser
+    page.wait_for_selector("#confirm-forced", timeout=WAIT)
+    assert page.is_checked("#confirm-forced")
+    me.start("five_hundred", "new")
+    me.play_until(lambda: len(me.legal()) == 1)
+    assert "only legal move" in page.locator("#status").inner_text()
+    assert page.locator("#forced").count() == 0
+    me.play_first()
+    assert page.locator("#forced").count() == 0

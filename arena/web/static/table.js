@@ -19,6 +19,16 @@ export function trickPause() {
     return true;
   }
 }
+export const FORCED_KEY = "trick-arena-confirm-forced";
+
+/** Whether the person confirms their forced moves (off unless they turned it on; kept in this browser). */
+export function confirmForced() {
+  try {
+    return localStorage.getItem(FORCED_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
 const COMPASS_CLOCKWISE = ["South", "West", "North", "East"]; // seat+1 sits on your left
 const COMPASS_ANTICLOCKWISE = ["South", "East", "North", "West"]; // seat+1 sits on your right
 
@@ -74,6 +84,8 @@ class TableView {
     this.socket = socket;
     socket.onopen = () => {
       this.retry = 0;
+      // A move that is the only legal one is played for the person unless they asked to confirm it.
+      socket.send(JSON.stringify({ type: "settings", confirm_forced: confirmForced() }));
       this.setConnection(null);
     };
     socket.onmessage = (event) => this.receive(event.data);
@@ -233,7 +245,7 @@ class TableView {
       this.bar(ctx),
       this.felt(ctx),
       el("div", { id: "status", class: "status" + (s.your_turn ? " your-turn" : ""), "aria-live": "polite" }, this.statusText(ctx),
-        this.lastHandLine(ctx)),
+        this.forcedLine(ctx), this.lastHandLine(ctx)),
       this.message ? el("div", { id: "message", class: "message", role: "alert" }, this.message) : null,
       this.connection ? el("div", { id: "connection", class: "connection", role: "status" }, this.connection) : null,
     ]);
@@ -361,6 +373,17 @@ class TableView {
     return calls;
   }
 
+  forcedLine(ctx) {
+    // The person's latest move, if the server played it for them (their only legal move), until
+    // they are next asked: nothing happens at the table unseen.
+    const forced = this.state.forced;
+    if (!forced || this.state.result) return null;
+    const [verb, card] = forced.action.split(" ");
+    const what = CARD_VERBS.has(verb) && parseCard(card) ? frag(verb === "play" ? "" : `${verb} `, cardText(card))
+      : ctx.rules.label(forced.action, ctx, ctx.obs) || forced.action;
+    return el("span", { id: "forced", class: "forced" }, "Played for you: ", what, ", your only legal move.");
+  }
+
   lastHandLine(ctx) {
     // On a phone the summary panel is below the hand: its first line also shows here, until the
     // next hand's first trick.
@@ -380,7 +403,8 @@ class TableView {
         const left = this.discardCount(ctx) - this.selected.size;
         return `You took the kitty: pick ${left > 0 ? `${left} more card${left > 1 ? "s" : ""}` : "no more cards"} to discard, then confirm`;
       }
-      const prompt = rules.prompt(obs, s.legal_actions || [], ctx);
+      const only = (s.legal_actions || []).length === 1 ? " (your only legal move: confirm it)" : "";
+      const prompt = rules.prompt(obs, s.legal_actions || [], ctx) + only;
       const left = typeof obs.time_left === "number" ? obs.time_left : null;
       return left !== null && left < 300 ? `${prompt} (${Math.max(0, Math.floor(left))} s left for this decision)` : prompt;
     }
