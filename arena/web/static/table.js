@@ -5,7 +5,7 @@ import { el, clear, frag, append } from "./dom.js";
 import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
 import { rulesOf, loadRules, actButton } from "./games.js";
 import { tableSocketUrl } from "./api.js";
-import { handSummary, scoreSheet, finishedPanel, dealLog, followLog } from "./panels.js";
+import { handSummary, handEndPanel, scoreSheet, finishedPanel, dealLog, followLog } from "./panels.js";
 
 const CARD_VERBS = new Set(["play", "discard", "give"]);
 const TRICK_PAUSE = 1200; // ms a finished trick stays in view (the start screen's setting turns it off)
@@ -253,10 +253,12 @@ class TableView {
     // A decision panel (an auction, a choice) sits beside the table on a wide screen, and on a
     // narrow one the table shrinks to a strip of seats above it: the hand stays in view under it.
     if (decisions.childElementCount) view.classList.add("with-panel");
-    view.append(decisions, this.handView(ctx, cardActions), this.sidebar(ctx));
+    view.append(decisions, this.handView(ctx, cardActions), this.sidebar(ctx), this.handEnd(ctx));
     clear(this.root).appendChild(view);
     followLog(this.root, ctx, this.ui);
     this.restoreFocus(focus);
+    const close = this.root.querySelector("#hand-end-close"); // a modal panel holds the focus
+    if (close && !close.closest("#hand-end").contains(document.activeElement)) close.focus({ preventScroll: true });
   }
 
   bar(ctx) {
@@ -265,7 +267,7 @@ class TableView {
     const { obs, rules } = ctx;
     const mode = t.mode === "daily" ? `Daily deal ${t.date || ""}${t.ranked === false ? " (unranked replay)" : ""}` : "New game";
     const scores = el("ul", { id: "scores", class: "scores", "aria-label": "scores" },
-      (obs.scores || []).map((score, side) => el("li", { class: ctx.sideOf(ctx.me) === side ? "ours" : "", "data-side": side },
+      (obs.scores || []).map((score, side) => el("li", { class: (ctx.sideOf(ctx.me) === side ? "ours" : "") + (score < 0 ? " negative" : ""), "data-side": side },
         el("span", { class: "side" }, ctx.sideName(side)), el("b", {}, String(score)),
         obs.tricks_won && ctx.kind === "play" ? el("small", {}, ` ${obs.tricks_won[side]} tr`) : null)));
     const contract = rules.contract(obs, ctx);
@@ -297,7 +299,7 @@ class TableView {
       el("div", { class: "name" }, ctx.seatName(seat), el("small", {}, this.state.table.seating?.[seat] || "")),
       el("div", { class: "facts" },
         obs.dealer === seat ? el("span", { class: "badge dealer", title: "dealer" }, "D") : null,
-        seat !== ctx.me ? el("span", { class: "count", title: "cards in hand" }, `${(obs.hand_sizes || [])[seat] ?? "?"} cards`) : null,
+        seat !== ctx.me ? el("span", { class: "count", title: "cards in hand" }, plural((obs.hand_sizes || [])[seat] ?? "?", "card")) : null,
         ctx.kind === "play" || (obs.tricks_won_by_seat || [])[seat] ? el("span", { class: "tricks", title: "tricks won" }, `${(obs.tricks_won_by_seat || [])[seat] ?? 0} tr`) : null,
         active.has(seat) ? null : el("span", { class: "badge" }, "sits out"),
         (obs.passed || []).includes(seat) && ctx.kind === "bid" && !obs.contract ? el("span", { class: "badge passed" }, "passed") : null),
@@ -316,21 +318,43 @@ class TableView {
       done = true;
     }
     const trick = el("div", { id: "trick", class: "trick" + (done ? " done" : ""), "aria-label": done ? "the last trick" : "the trick in play" });
-    for (const [seat, card] of cards) {
+    const ledSuit = done ? obs.last_trick.led_suit : obs.led_suit;
+    cards.forEach(([seat, card], index) => {
       const [x, y] = ctx.n > 4 ? this.position(ctx, seat, 0.27, 0.25) : this.position(ctx, seat, 0.16, 0.17);
       const face = cardFace(card);
       face.dataset.seat = seat;
       face.style.left = `${x}%`;
       face.style.top = `${y}%`;
       if (done && obs.last_trick.winner === seat) face.classList.add("winner");
-      face.setAttribute("aria-label", `${ctx.seatName(seat)}: ${cardWords(card)}`);
+      // The first card is the lead, marked; a led joker shows the suit it called for.
+      const calls = index === 0 && parseCard(card)?.joker && SUIT_NAMES[ledSuit] ? ledSuit : null;
+      if (index === 0) {
+        face.classList.add("led");
+        face.appendChild(el("span", { class: "led-mark", "aria-hidden": "true" }, "led", calls ? frag(" ", suitIcon(calls)) : ""));
+      }
+      const words = `${cardWords(card)}${calls ? `, calling ${SUIT_NAMES[calls]}` : ""}`;
+      face.setAttribute("aria-label", `${ctx.seatName(seat)}${index === 0 ? " led" : ""}: ${words}`);
+      face.title = words;
       trick.appendChild(face);
-    }
+    });
     felt.appendChild(trick);
     const centre = rules.centre ? rules.centre(obs, ctx) : null;
     if (centre) felt.appendChild(centre);
     if (this.ui.get("lastTrick") && this.previousTrick()) felt.appendChild(this.lastTrick(ctx));
     return felt;
+  }
+
+  handEnd(ctx) {
+    // A hand that ended while the person watched stays in a panel until they dismiss it (the game
+    // goes on behind it; the sidebar keeps the summary).
+    const hands = this.state.hands || [];
+    const seen = this.ui.get("handsSeen") ?? this.seenHands ?? 0;
+    if (this.state.result || hands.length <= seen) return null;
+    return handEndPanel(ctx, hands[hands.length - 1], hands.length, () => {
+      this.ui.set("handsSeen", hands.length);
+      this.render();
+      this.focusFirst();
+    });
   }
 
   previousTrick() {
@@ -349,7 +373,7 @@ class TableView {
     return el("div", { id: "last-trick", class: "last-trick", role: "dialog", "aria-label": "last trick" },
       el("h3", {}, "Last trick"),
       el("ol", {}, t.cards.map(([seat, card]) => el("li", { class: seat === t.winner ? "winner" : "" },
-        el("span", {}, ctx.seatName(seat)), cardFace(card)))),
+        el("span", {}, ctx.seatName(seat), seat === (t.leader ?? t.cards[0][0]) ? " (led)" : ""), cardFace(card)))),
       el("p", {}, `Won by ${ctx.seatName(t.winner)}${typeof t.points === "number" ? ` (${t.points} points)` : ""}`),
       el("button", { type: "button", class: "nav", onclick: () => this.toggle("lastTrick") }, "Close"));
   }
@@ -561,7 +585,7 @@ class TableView {
   }
 
   focusFirst() {
-    const first = this.root.querySelector("#decisions .legal, #hand .legal");
+    const first = this.root.querySelector("#hand-end-close") || this.root.querySelector("#decisions .legal, #hand .legal");
     if (first) first.focus({ preventScroll: true });
   }
 
@@ -569,6 +593,7 @@ class TableView {
     if (!this.state || event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (this.root.querySelector("#hand-end")) return; // the hand-end panel has the keyboard (Enter, Escape)
     if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) {
       // Arrows move among the legal cards and buttons (Tab also works, Enter or Space acts).
       const items = [...this.root.querySelectorAll("#decisions button:not([disabled]), #hand button.legal:not([disabled])")];
@@ -609,6 +634,11 @@ class TableView {
       this.render();
     }
   }
+}
+
+/** "1 card", "2 cards" ("? cards" when unknown). */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function trumpLine(obs) {
