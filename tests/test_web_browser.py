@@ -77,6 +77,7 @@ class Person:
         self.states: dict[int, dict[str, Any]] = {}  # decision -> the state asking the person
         self.errors: list[str] = []
         self.keep_hand_end = False
+        self.sent: list[dict[str, Any]] = []  # what the page sent the server
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("websocket", self._watch)
         self.page.goto(base_url + "/")
@@ -85,6 +86,7 @@ class Person:
             self.page.uncheck("#trick-pause")
 
     def _watch(self, ws) -> None:
+        ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
         def frame(payload: Any) -> None:
             message = json.loads(payload)
             if message.get("type") == "state" and message["your_turn"]:
@@ -292,6 +294,7 @@ def test_leading_the_joker_in_no_trumps_asks_which_suit_it_calls_for(person):
     page = me.page
     choices = page.locator("#joker-suit [data-action]")
     offered = [choices.nth(i).get_attribute("data-action") for i in range(choices.count())]
+    joker_names = [choices.nth(i).get_attribute("aria-label") for i in range(choices.count())]
     assert offered == [a for a in me.legal() if a.startswith("play JK ")] and offered
     joker = page.locator('#hand .card[data-card="JK"]')
     assert "legal" in (joker.get_attribute("class") or "") and joker.get_attribute("data-choices")
@@ -304,6 +307,8 @@ def test_leading_the_joker_in_no_trumps_asks_which_suit_it_calls_for(person):
     suit = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}[offered[-1].split(" ")[2]]
     assert "led" in (led.get_attribute("class") or "") and led.locator(".led-mark svg.suit").count() == 1
     assert led.get_attribute("aria-label") == f"You led: joker, calling {suit}"
+    names = [f"joker, calling {w}" for w in ("spades", "clubs", "diamonds", "hearts")]
+    assert set(joker_names) <= set(names) and joker_names  # the choice buttons, named with their suits
     assert "JK" not in me.hand()
 
 
@@ -734,4 +739,43 @@ def test_a_hand_ends_in_a_panel_the_person_dismisses(person):
     assert ours.evaluate("b => getComputedStyle(b).color") == "rgb(196, 22, 28)"
     page.keyboard.press("Enter")  # dismissed; the next hand's decision has the focus
     assert page.locator("#hand-end").count() == 0
-    assert page.evaluate("document.activeElement.dataset.action") in me.legal()
+    assert page.evaluate("document.activeElement.id") in ("decisions", "hand")
+
+
+CARD_NAME = r"(ace|king|queen|jack|10|[2-9]) of (spades|clubs|diamonds|hearts)|joker"
+NAMES = """() => [...document.querySelectorAll("#table button, #table [data-action]")].map(b =>
+  [b.closest("#hand") ? "hand" : "other", b.getAttribute("aria-label") || b.textContent.trim()])"""
+
+
+def test_keyboard_bids_by_typing_and_every_button_is_named_for_screen_readers(person):
+    """Issue #33 points 8-9: a new turn focuses no bid button (a stray Enter does nothing); typing
+    bids ("p" passes, "6h" bids six hearts); every card and button has a name in words, and the
+    plays are read out in a polite live region."""
+    me = person()
+    page = me.page
+    me.start("five_hundred", "new")
+    me.play_until(lambda: me.phase == "auction" and "bid 6H" in me.legal())
+    assert page.evaluate("document.activeElement.dataset.action") is None
+    decision, sent = me.decision, len(me.sent)
+    page.keyboard.press("Enter")  # a stray Enter
+    page.wait_for_timeout(300)
+    assert me.decision == decision and len(me.sent) == sent
+    for hand_or_other, name in page.evaluate(NAMES):
+        assert name and not re.search(r"\b(10|[2-9AKQJ])[SCDH]\b|\bJK\b", name), name  # no card codes
+        if hand_or_other == "hand":
+            assert re.fullmatch(CARD_NAME, name), name
+    page.keyboard.type("6h")
+    page.wait_for_function("d => document.querySelector('#table').dataset.decision !== d", arg=str(decision), timeout=WAIT)
+    assert me.sent[-1] == {"type": "act", "action": "bid 6H", "decision": decision}
+    me.play_until(lambda: me.phase == "auction" and "pass" in me.legal())
+    decision = me.decision
+    page.keyboard.press("p")
+    page.wait_for_function("d => document.querySelector('#table').dataset.decision !== d", arg=str(decision), timeout=WAIT)
+    assert me.sent[-1] == {"type": "act", "action": "pass", "decision": decision}
+    me.play_until(lambda: me.phase == "play")
+    for hand_or_other, name in page.evaluate(NAMES):
+        if hand_or_other == "hand":
+            assert re.fullmatch(CARD_NAME, name), name
+    live = page.locator("#announce")
+    assert live.get_attribute("aria-live") == "polite"
+    assert re.search(r"(North|East|West|You): (discard )?(" + CARD_NAME + r"|Pass|bid )", live.inner_text()), live.inner_text()

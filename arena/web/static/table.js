@@ -59,6 +59,10 @@ class TableView {
     this.doneSince = null;
     this.message = null;
     this.ready = null; // the game's presentation loading (games.js loadRules)
+    this.typed = ""; // keys typed toward an action ("6h", "p"): typedForm below
+    // Plays and calls are read out here (a polite live region that outlives the redraws).
+    this.announcer = el("div", { id: "announce", class: "visually-hidden", "aria-live": "polite" });
+    document.body.appendChild(this.announcer);
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
     // Decision buttons (games.js) carry only data-action; one listener sends whichever is clicked.
@@ -74,6 +78,7 @@ class TableView {
     this.closed = true;
     clearTimeout(this.heldTimer);
     document.removeEventListener("keydown", this.onKey);
+    this.announcer.remove();
     this.root.removeEventListener("click", this.onClick);
     if (this.socket) this.socket.close(1000, "left the table");
   }
@@ -170,6 +175,8 @@ class TableView {
     if (this.pending !== null && msg.decision !== this.pending) this.pending = null;
     if (!msg.your_turn || (before && before.observation.phase !== msg.observation.phase)) this.selected.clear();
     const newTurn = msg.your_turn && (!before || !before.your_turn || before.decision !== msg.decision);
+    if (!before || before.decision !== msg.decision) this.typed = "";
+    if (before) this.announce(before, msg);
     const o = msg.observation;
     const doneKey = rulesOf(o.game).phaseKind(o.phase) === "play" && !(o.trick || []).length && o.last_trick ? `${o.hand_index}:${(o.tricks || []).length}` : null;
     if (doneKey !== this.doneKey) this.doneSince = doneKey && before ? performance.now() : null;
@@ -182,6 +189,16 @@ class TableView {
     } else if (newTurn) {
       this.focusFirst();
     }
+  }
+
+  announce(before, msg) {
+    // The calls and cards played since the state before, said in words ("West: 10 of hearts").
+    const was = before.observation, now = msg.observation;
+    const history = now.history || [];
+    const from = was.hand_index === now.hand_index ? Math.min((was.history || []).length, history.length) : 0;
+    const ctx = this.context();
+    const said = history.slice(from).map(([seat, action]) => `${ctx.seatName(seat)}: ${actionWords(ctx, action)}`);
+    if (said.length) this.announcer.textContent = said.join(". ") + ".";
   }
 
   send(action) {
@@ -245,7 +262,7 @@ class TableView {
       this.bar(ctx),
       this.felt(ctx),
       el("div", { id: "status", class: "status" + (s.your_turn ? " your-turn" : ""), "aria-live": "polite" }, this.statusText(ctx),
-        this.forcedLine(ctx), this.lastHandLine(ctx)),
+        this.typedLine(ctx), this.forcedLine(ctx), this.lastHandLine(ctx)),
       this.message ? el("div", { id: "message", class: "message", role: "alert" }, this.message) : null,
       this.connection ? el("div", { id: "connection", class: "connection", role: "status" }, this.connection) : null,
     ]);
@@ -397,6 +414,43 @@ class TableView {
     return calls;
   }
 
+  typedLine(ctx) {
+    if (!this.typed) return null;
+    const exact = this.typedMatches().filter((m) => m.form === this.typed);
+    return el("span", { id: "typed", class: "typed" }, `Typed “${this.typed}”`,
+      exact.length === 1 ? `: Enter for ${actionWords(ctx, exact[0].action)}` : ": keep typing (Escape clears)");
+  }
+
+  typedMatches() {
+    // The legal actions whose typed form begins with what was typed (no kitty picks: they are confirmed together).
+    const s = this.state;
+    if (!s || !s.your_turn || this.pending !== null) return [];
+    const ctx = this.context();
+    if (ctx.kind === "exchange" && this.discardCount(ctx) > 1) return [];
+    return (s.legal_actions || []).flatMap((action) => typedForms(action).map((form) => ({ action, form })))
+      .filter((m) => m.form.startsWith(this.typed));
+  }
+
+  type(key) {
+    // Typing acts: "p" passes, "6h" bids six hearts, "10h" plays the ten of hearts; an action that
+    // is also the start of another waits for Enter.
+    this.typed += key.toLowerCase();
+    const matches = this.typedMatches();
+    const actions = new Set(matches.map((m) => m.action));
+    const exact = matches.filter((m) => m.form === this.typed);
+    if (!matches.length) {
+      const typed = this.typed;
+      this.typed = "";
+      this.flash(`No move of yours now is typed “${typed}”.`);
+      return;
+    }
+    if (actions.size === 1 && exact.length) {
+      this.typed = "";
+      this.send(exact[0].action);
+    }
+    this.render();
+  }
+
   forcedLine(ctx) {
     // The person's latest move, if the server played it for them (their only legal move), until
     // they are next asked: nothing happens at the table unseen.
@@ -461,7 +515,7 @@ class TableView {
     }
     const ui = { get: (k) => this.ui.get(k), set: (k, v) => (this.ui.set(k, v), this.render()) };
     const { rows, used } = rules.panel(obs, leftovers, ctx, ui);
-    const box = el("div", { id: "decisions", class: "decisions", role: "group", "aria-label": "your decision" });
+    const box = el("div", { id: "decisions", class: "decisions", role: "group", "aria-label": "your decision", tabindex: "-1" });
     rows.filter(Boolean).forEach((r) => box.appendChild(r));
     // A card with several actions (the suitless joker led in no trumps): one button per choice.
     for (const [card, actions] of cardActions) {
@@ -472,7 +526,7 @@ class TableView {
         actions.map((a) => {
           const named = a.split(" ")[2];
           return actButton(a, joker && named ? jokerCall(named) : a, {
-            words: joker && named ? `lead the joker calling for ${named}` : a, extra: "suit-choice" });
+            words: joker && named ? `joker, calling ${SUIT_NAMES[named] || named}` : a, extra: "suit-choice" });
         })));
     }
     // Anything no rule recognised is still offered, labelled with its action string.
@@ -498,7 +552,7 @@ class TableView {
     const kitty = new Set(ctx.kind === "exchange" ? obs.kitty || [] : []);
     const discarding = ctx.kind === "exchange" && s.your_turn && this.discardCount(ctx) > 1;
     const cardTurn = s.your_turn && this.pending === null && cardActions.size > 0;
-    const row = el("div", { id: "hand", class: "hand" + (cardTurn ? " active" : ""), role: "group", "aria-label": "your hand" });
+    const row = el("div", { id: "hand", class: "hand" + (cardTurn ? " active" : ""), role: "group", "aria-label": "your hand", tabindex: "-1" });
     cards.forEach((card, index) => {
       const actions = cardActions.get(card) || [];
       const button = cardFace(card, "button");
@@ -523,7 +577,7 @@ class TableView {
             if (first) first.focus();
           });
         }
-        button.setAttribute("aria-label", `${cardWords(card)}: ${actions.length === 1 ? actions[0] : "choose"}`);
+        button.setAttribute("aria-label", actions.length === 1 ? cardWords(card) : `${cardWords(card)}, then choose the suit it calls for`);
       } else {
         // Not playable now: shown at full strength (a card you hold is always legible), flat on
         // the felt; on your turn to play a card, marked as not playable beside the raised legal ones.
@@ -585,7 +639,10 @@ class TableView {
   }
 
   focusFirst() {
-    const first = this.root.querySelector("#hand-end-close") || this.root.querySelector("#decisions .legal, #hand .legal");
+    // A new turn focuses the decision's group, not a button in it, so a stray Enter acts on
+    // nothing: the arrow keys (or Tab) reach the buttons, and typing names an action.
+    const legal = this.root.querySelector("#decisions .legal, #hand .legal");
+    const first = this.root.querySelector("#hand-end-close") || (legal && legal.closest("#decisions, #hand"));
     if (first) first.focus({ preventScroll: true });
   }
 
@@ -594,6 +651,20 @@ class TableView {
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     if (this.root.querySelector("#hand-end")) return; // the hand-end panel has the keyboard (Enter, Escape)
+    const typing = event.key.length === 1 && /[0-9a-z+]/i.test(event.key);
+    if (typing && (this.typed || this.typedMatchesOf(event.key.toLowerCase()))) {
+      this.type(event.key);
+      event.preventDefault();
+      return;
+    }
+    if (this.typed && (event.key === "Enter" || event.key === "Escape" || event.key === "Backspace")) {
+      const exact = this.typedMatches().filter((m) => m.form === this.typed);
+      if (event.key === "Enter" && exact.length === 1) this.send(exact[0].action);
+      this.typed = event.key === "Backspace" ? this.typed.slice(0, -1) : "";
+      this.render();
+      event.preventDefault();
+      return;
+    }
     if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) {
       // Arrows move among the legal cards and buttons (Tab also works, Enter or Space acts).
       const items = [...this.root.querySelectorAll("#decisions button:not([disabled]), #hand button.legal:not([disabled])")];
@@ -604,10 +675,22 @@ class TableView {
       items[next].focus();
       event.preventDefault();
     } else if (event.key === "l" || event.key === "L") {
-      if (this.previousTrick()) this.toggle("lastTrick");
+      this.toggleLast();
     } else if (event.key === "Escape" && this.ui.get("lastTrick")) {
       this.toggle("lastTrick");
     }
+  }
+
+  typedMatchesOf(text) {
+    const kept = this.typed;
+    this.typed = text;
+    const any = this.typedMatches().length > 0;
+    this.typed = kept;
+    return any;
+  }
+
+  toggleLast() {
+    if (this.previousTrick()) this.toggle("lastTrick");
   }
 
   toggle(name) {
@@ -634,6 +717,27 @@ class TableView {
       this.render();
     }
   }
+}
+
+/** The ways to type `action` on the keyboard: its words after the verb, without spaces, in lower
+ * case ("bid 6H" -> "6h", "play 10H" -> "10h", "bid 28 noes" -> "28noes"); a one-word action is
+ * itself, and "pass" is also "p". */
+export function typedForms(action) {
+  const words = action.toLowerCase().split(" ");
+  if (words.length === 1) return action === "pass" ? ["p", "pass"] : [words[0]];
+  return [words.slice(1).join("")];
+}
+
+/** An action in words, for the live region: cards by name, other actions as the game words them. */
+function actionWords(ctx, action) {
+  const [verb, card, named] = action.split(" ");
+  if (CARD_VERBS.has(verb) && parseCard(card)) {
+    return `${verb === "play" ? "" : `${verb} `}${cardWords(card)}${named && SUIT_NAMES[named] ? `, calling ${SUIT_NAMES[named]}` : ""}`;
+  }
+  const words = ctx.rules.words(action, ctx.obs);
+  if (words && words !== action) return words;
+  const label = ctx.rules.label(action, ctx, ctx.obs);
+  return typeof label === "string" ? label : action;
 }
 
 /** "1 card", "2 cards" ("? cards" when unknown). */
