@@ -8,10 +8,12 @@ are read off the WebSocket to check that every legal action is offered.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import re
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -20,6 +22,7 @@ from arena.games.base import SeededDecks
 from arena.plugins import get_registry
 from arena.web import daily
 from arena.web.app import create_app
+from arena.web.limits import Limit, ServeLimits
 from arena.web.store import WebStore
 from tests.browser_support import launch, needs_chromium
 from tests.ladder_support import serving
@@ -32,6 +35,11 @@ ACT = "#decisions [data-action], #hand [data-action]"
 OFFERED = """() => [...document.querySelectorAll("[data-action]")].map(e => e.dataset.action)
   .concat([...document.querySelectorAll("[data-choices]")].flatMap(e => e.dataset.choices.split("|")))"""
 FIRST_DAY = datetime.date(2026, 3, 1)
+
+
+# A button's name as a screen reader gets it here: its aria-label, else its text less what is hidden from it.
+NAME_OF = """b => b.getAttribute("aria-label") || [...b.childNodes].filter(n => !(n.getAttribute && n.getAttribute("aria-hidden")))
+  .map(n => n.textContent).join("").trim()"""
 
 
 def joker_day(db) -> datetime.date:
@@ -53,7 +61,9 @@ def joker_day(db) -> datetime.date:
 def base_url(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "web.db"
     day = joker_day(db)
-    app = create_app(db, pace=0.0, today=lambda: day)
+    # every test is a new person from the one address: room for all of them at once
+    limits = dataclasses.replace(ServeLimits(), new_players=Limit(200, 1.0), new_tables=Limit(200, 1.0))
+    app = create_app(db, pace=0.0, today=lambda: day, limits=limits)
     with serving(app) as url:
         yield url
 
@@ -294,7 +304,7 @@ def test_leading_the_joker_in_no_trumps_asks_which_suit_it_calls_for(person):
     page = me.page
     choices = page.locator("#joker-suit [data-action]")
     offered = [choices.nth(i).get_attribute("data-action") for i in range(choices.count())]
-    joker_names = [choices.nth(i).get_attribute("aria-label") for i in range(choices.count())]
+    joker_names = [choices.nth(i).evaluate(NAME_OF) for i in range(choices.count())]
     assert offered == [a for a in me.legal() if a.startswith("play JK ")] and offered
     joker = page.locator('#hand .card[data-card="JK"]')
     assert "legal" in (joker.get_attribute("class") or "") and joker.get_attribute("data-choices")
@@ -744,7 +754,7 @@ def test_a_hand_ends_in_a_panel_the_person_dismisses(person):
 
 CARD_NAME = r"(ace|king|queen|jack|10|[2-9]) of (spades|clubs|diamonds|hearts)|joker"
 NAMES = """() => [...document.querySelectorAll("#table button, #table [data-action]")].map(b =>
-  [b.closest("#hand") ? "hand" : "other", b.getAttribute("aria-label") || b.textContent.trim()])"""
+  [b.closest("#hand") ? "hand" : "other", (%s)(b)])""" % NAME_OF
 
 
 def test_keyboard_bids_by_typing_and_every_button_is_named_for_screen_readers(person):
@@ -779,3 +789,32 @@ def test_keyboard_bids_by_typing_and_every_button_is_named_for_screen_readers(pe
     live = page.locator("#announce")
     assert live.get_attribute("aria-live") == "polite"
     assert re.search(r"(North|East|West|You): (discard )?(" + CARD_NAME + r"|Pass|bid )", live.inner_text()), live.inner_text()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"  # MPL-2.0, for the tests only (README there)
+AXE_RUN = """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+  .filter(v => v.impact === "serious" || v.impact === "critical")
+  .map(v => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 4).map(n => n.target.join(" ")).join(", ")}`)"""
+
+
+def assert_accessible(page, where: str) -> None:
+    """No serious or critical violation axe-core finds in the page as it is now."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(AXE_RUN)
+    assert not found, f"{where}:\n" + "\n".join(found)
+
+
+def test_axe_finds_no_serious_violation_on_the_start_page_and_the_table(person):
+    """Issue #33: an automated accessibility check (axe-core, injected by the test) of the start page,
+    an auction turn, then a turn to play or the hand-end panel, at a laptop's size and a phone's."""
+    for width, height in ((1280, 900), (390, 844)):
+        me = person(width=width, height=height)
+        me.keep_hand_end = True
+        page = me.page
+        assert_accessible(page, f"the start page at {width}px")
+        me.start("five_hundred", "new")
+        me.wait_turn()
+        assert_accessible(page, f"an auction turn at {width}px")
+        me.play_until(lambda: me.phase == "play" or page.locator("#hand-end").count() > 0)
+        assert_accessible(page, f"{me.phase} at {width}px")

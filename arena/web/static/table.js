@@ -322,7 +322,7 @@ class TableView {
         (obs.passed || []).includes(seat) && ctx.kind === "bid" && !obs.contract ? el("span", { class: "badge passed" }, "passed") : null),
       calls.has(seat) ? el("div", { class: "bubble" + (y < 35 ? " below" : "") }, calls.get(seat)) : null,
       exposedBy(obs) === seat && seat !== ctx.me
-        ? el("div", { class: "exposed", "aria-label": "the open misère hand" }, sortHand(ctx.rules.cards, obs.exposed, obs.trump).map((c) => cardText(c)))
+        ? el("div", { class: "exposed", role: "group", "aria-label": "the open misère hand" }, sortHand(ctx.rules.cards, obs.exposed, obs.trump).map((c) => cardText(c)))
         : null,
       obs.to_act === seat && seat !== ctx.me ? el("div", { class: "thinking" }, "…") : null);
       felt.appendChild(plate);
@@ -334,7 +334,7 @@ class TableView {
       cards = obs.last_trick.cards;
       done = true;
     }
-    const trick = el("div", { id: "trick", class: "trick" + (done ? " done" : ""), "aria-label": done ? "the last trick" : "the trick in play" });
+    const trick = el("div", { id: "trick", class: "trick" + (done ? " done" : ""), role: "group", "aria-label": done ? "the last trick" : "the trick in play" });
     const ledSuit = done ? obs.last_trick.led_suit : obs.led_suit;
     cards.forEach(([seat, card], index) => {
       const [x, y] = ctx.n > 4 ? this.position(ctx, seat, 0.27, 0.25) : this.position(ctx, seat, 0.16, 0.17);
