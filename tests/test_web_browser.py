@@ -610,6 +610,8 @@ def check_in_view_and_legible(me: Person, width: int, height: int) -> None:
         for box in boxes:
             assert box["left"] >= 0 and box["top"] >= 0, f"{selector} off the top or left at {where}: {box}"
             assert box["right"] <= width and box["bottom"] <= height, f"{selector} below the fold or off the right at {where}: {box}"
+    assert page.evaluate("[...document.querySelector('#table').childNodes].every(n => n.nodeType === 1)"), \
+        f"stray text in the table at {where}"  # (a null once showed as the text "null")
     inside("#hand .card")
     inside("#decisions [data-action], #discard-confirm")
     for colours in page.evaluate(COLOURS):

@@ -270,7 +270,7 @@ class TableView {
     // A decision panel (an auction, a choice) sits beside the table on a wide screen, and on a
     // narrow one the table shrinks to a strip of seats above it: the hand stays in view under it.
     if (decisions.childElementCount) view.classList.add("with-panel");
-    view.append(decisions, this.handView(ctx, cardActions), this.sidebar(ctx), this.handEnd(ctx));
+    append(view, [decisions, this.handView(ctx, cardActions), this.sidebar(ctx), this.handEnd(ctx)]);
     clear(this.root).appendChild(view);
     followLog(this.root, ctx, this.ui);
     this.restoreFocus(focus);
