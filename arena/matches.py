@@ -154,7 +154,7 @@ def log_file(log_dir: str | os.PathLike, match: int, seat: int) -> str:
     return os.path.join(log_dir, f"match-{match:04d}-seat-{seat}.log")
 
 
-def referee_for(spec: MatchSpec, game: "Game", hosts: Sequence[Host], *, ask_forced: bool = False,
+def referee_for(spec: MatchSpec, game: "Game", hosts: Sequence[Host], *, ask_forced: "bool | Callable[[int], bool]" = False,
                 on_action: "Callable[[GameState, int, str, float | None], None] | None" = None) -> Referee:
     """The referee of ``spec`` among ``hosts`` (made by :func:`open_hosts`, or wrapped ones)."""
     return Referee(

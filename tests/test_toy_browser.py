@@ -48,6 +48,8 @@ def test_a_toy_game_plugged_in_plays_to_its_end_on_the_generic_page(base_url):
             page.wait_for_selector("#table[data-your-turn=true], #finished", timeout=WAIT)
             if page.locator("#finished").count():
                 break
+            if page.locator("#hand-end-close").count():  # a hand's end, shown until dismissed
+                page.click("#hand-end-close")
             table = page.locator("#table")
             assert table.get_attribute("data-phase-kind") == "play"  # the toy's phase, by the one convention
             # its contract line, drawn by the toy's own hook

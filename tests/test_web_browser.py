@@ -8,10 +8,12 @@ are read off the WebSocket to check that every legal action is offered.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import re
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -20,6 +22,7 @@ from arena.games.base import SeededDecks
 from arena.plugins import get_registry
 from arena.web import daily
 from arena.web.app import create_app
+from arena.web.limits import Limit, ServeLimits
 from arena.web.store import WebStore
 from tests.browser_support import launch, needs_chromium
 from tests.ladder_support import serving
@@ -32,6 +35,11 @@ ACT = "#decisions [data-action], #hand [data-action]"
 OFFERED = """() => [...document.querySelectorAll("[data-action]")].map(e => e.dataset.action)
   .concat([...document.querySelectorAll("[data-choices]")].flatMap(e => e.dataset.choices.split("|")))"""
 FIRST_DAY = datetime.date(2026, 3, 1)
+
+
+# A button's name as a screen reader gets it here: its aria-label, else its text less what is hidden from it.
+NAME_OF = """b => b.getAttribute("aria-label") || [...b.childNodes].filter(n => !(n.getAttribute && n.getAttribute("aria-hidden")))
+  .map(n => n.textContent).join("").trim()"""
 
 
 def joker_day(db) -> datetime.date:
@@ -53,7 +61,9 @@ def joker_day(db) -> datetime.date:
 def base_url(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "web.db"
     day = joker_day(db)
-    app = create_app(db, pace=0.0, today=lambda: day)
+    # every test is a new person from the one address: room for all of them at once
+    limits = dataclasses.replace(ServeLimits(), new_players=Limit(200, 1.0), new_tables=Limit(200, 1.0))
+    app = create_app(db, pace=0.0, today=lambda: day, limits=limits)
     with serving(app) as url:
         yield url
 
@@ -76,6 +86,8 @@ class Person:
         self.base = base_url
         self.states: dict[int, dict[str, Any]] = {}  # decision -> the state asking the person
         self.errors: list[str] = []
+        self.keep_hand_end = False
+        self.sent: list[dict[str, Any]] = []  # what the page sent the server
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("websocket", self._watch)
         self.page.goto(base_url + "/")
@@ -84,6 +96,7 @@ class Person:
             self.page.uncheck("#trick-pause")
 
     def _watch(self, ws) -> None:
+        ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
         def frame(payload: Any) -> None:
             message = json.loads(payload)
             if message.get("type") == "state" and message["your_turn"]:
@@ -114,8 +127,11 @@ class Person:
 
     # -- the table ---------------------------------------------------------------------------------
     def wait_turn(self) -> bool:
-        """Wait until the person is to act (True) or the game is over (False)."""
+        """Wait until the person is to act (True) or the game is over (False); a hand-end panel
+        is dismissed (unless ``keep_hand_end``), as a person would."""
         self.page.wait_for_selector("#table[data-your-turn=true], #finished", timeout=WAIT)
+        if not self.keep_hand_end and self.page.locator("#hand-end-close").count():
+            self.page.click("#hand-end-close")
         return self.page.locator("#finished").count() == 0
 
     @property
@@ -208,8 +224,8 @@ def test_the_daily_five_hundred_deal_played_by_clicking_then_the_leaderboard_wit
     while me.wait_turn():
         legal = me.legal()
         assert set(legal) <= me.offered(), f"not offered: {set(legal) - me.offered()}"
-        # Only what is legal is highlighted: the other cards are dimmed and cannot be clicked.
-        assert page.evaluate("() => [...document.querySelectorAll('#hand .card.dimmed')].every(c => c.disabled)")
+        # Only what is legal is highlighted: the other cards cannot be clicked.
+        assert page.evaluate("() => [...document.querySelectorAll('#hand .card:not(.legal)')].every(c => c.disabled)")
         me.play_first()
         answered += 1
     assert answered > 10
@@ -288,13 +304,21 @@ def test_leading_the_joker_in_no_trumps_asks_which_suit_it_calls_for(person):
     page = me.page
     choices = page.locator("#joker-suit [data-action]")
     offered = [choices.nth(i).get_attribute("data-action") for i in range(choices.count())]
+    joker_names = [choices.nth(i).evaluate(NAME_OF) for i in range(choices.count())]
     assert offered == [a for a in me.legal() if a.startswith("play JK ")] and offered
     joker = page.locator('#hand .card[data-card="JK"]')
     assert "legal" in (joker.get_attribute("class") or "") and joker.get_attribute("data-choices")
     joker.click()  # the card itself leads to the choice: focus moves to the first suit
     assert page.evaluate("document.activeElement.dataset.action") == offered[0]
     me.click(f'#joker-suit [data-action="{offered[-1]}"]')
-    page.wait_for_selector('#trick .card[data-card="JK"][data-seat="0"]', timeout=WAIT)
+    led = page.locator('#trick .card[data-card="JK"][data-seat="0"]')
+    led.wait_for(timeout=WAIT)
+    # the lead is marked, with the suit the joker calls for, in words too
+    suit = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}[offered[-1].split(" ")[2]]
+    assert "led" in (led.get_attribute("class") or "") and led.locator(".led-mark svg.suit").count() == 1
+    assert led.get_attribute("aria-label") == f"You led: joker, calling {suit}"
+    names = [f"joker, calling {w}" for w in ("spades", "clubs", "diamonds", "hearts")]
+    assert set(joker_names) <= set(names) and joker_names  # the choice buttons, named with their suits
     assert "JK" not in me.hand()
 
 
@@ -517,3 +541,282 @@ def test_a_game_the_page_does_not_know_still_plays(person):
         assert set(me.legal()) <= me.offered()
         me.play_first()
     assert page.locator("#finished").count() == 1
+
+
+# -- the person's hand in view and legible (issue #33, points 1-2) ---------------------------------
+
+SIZES = [(1280, 900), (1366, 768), (390, 844)]  # two laptop screens and a phone
+COLOURS = """() => [...document.querySelectorAll("#hand .card")].map(card => {
+  const chain = [];
+  for (let e = card; e; e = e.parentElement) chain.push(e);
+  const style = (e) => getComputedStyle(e);
+  return { card: card.dataset.card, legal: card.classList.contains("legal"),
+    text: style(card.querySelector(".rank") || card).color, face: style(card).backgroundColor,
+    opacity: chain.reduce((o, e) => o * Number(style(e).opacity), 1), filter: style(card).filter,
+    backdrop: chain.slice(1).reverse().map(e => style(e).backgroundColor) };
+})"""
+
+
+def _rgba(css: str) -> tuple[float, float, float, float]:
+    parts = [float(x) for x in re.findall(r"[\d.]+", css)]
+    return (parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else 1.0)
+
+
+def _over(top: tuple[float, ...], under: tuple[float, float, float], alpha: float | None = None) -> tuple[float, float, float]:
+    a = top[3] if alpha is None else alpha
+    return (top[0] * a + under[0] * (1 - a), top[1] * a + under[1] * (1 - a), top[2] * a + under[2] * (1 - a))
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """WCAG 2 contrast ratio of two opaque colours."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def card_contrast(colours: dict[str, Any]) -> float:
+    """The contrast of a hand card's rank against its face as drawn: the face over what lies behind
+    it, both faded by the opacity of the card and its ancestors, a grayscale filter applied."""
+    behind: tuple[float, float, float] = (255.0, 255.0, 255.0)
+    for colour in colours["backdrop"]:
+        behind = _over(_rgba(colour), behind)
+    face = _over(_rgba(colours["face"]), behind)
+    text = _over(_rgba(colours["text"]), face)
+    text, face = (_over((*x, 1.0), behind, colours["opacity"]) for x in (text, face))
+    grey = re.fullmatch(r"grayscale\(([\d.]+)\)", colours["filter"])
+    if grey:
+        amount = float(grey.group(1))
+        text, face = (_over((*[0.2126 * x[0] + 0.7152 * x[1] + 0.0722 * x[2]] * 3, 1.0), x, amount) for x in (text, face))
+    else:
+        assert colours["filter"] == "none", colours["filter"]
+    return contrast(text, face)
+
+
+def check_in_view_and_legible(me: Person, width: int, height: int) -> None:
+    page = me.page
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("window.scrollTo(0, 0)")
+    where = f"{width}x{height}, {me.phase}, decision {me.decision}"
+
+    def inside(selector: str) -> None:  # measured at one moment (the page redraws as the bots play)
+        boxes = page.evaluate("s => [...document.querySelectorAll(s)].map(e => e.getBoundingClientRect().toJSON())", selector)
+        for box in boxes:
+            assert box["left"] >= 0 and box["top"] >= 0, f"{selector} off the top or left at {where}: {box}"
+            assert box["right"] <= width and box["bottom"] <= height, f"{selector} below the fold or off the right at {where}: {box}"
+    assert page.evaluate("[...document.querySelector('#table').childNodes].every(n => n.nodeType === 1)"), \
+        f"stray text in the table at {where}"  # (a null once showed as the text "null")
+    inside("#hand .card")
+    inside("#decisions [data-action], #discard-confirm")
+    for colours in page.evaluate(COLOURS):
+        ratio = card_contrast(colours)
+        assert ratio >= 4.5, f"{colours['card']} has a contrast of {ratio:.2f} at {where}"
+    if page.locator("#hand.active").count():  # your card turn: the legal cards are raised, the others flat
+        lifts = page.evaluate("""() => [...document.querySelectorAll("#hand .card")].map(c =>
+          [c.classList.contains("legal"), new DOMMatrix(getComputedStyle(c).transform).m42])""")
+        assert all((lift < 0) == legal for legal, lift in lifts), f"the legal cards are not raised at {where}: {lifts}"
+
+
+@pytest.mark.parametrize("game, options", [("five_hundred", {"max_hands": "3"}), ("fifty_six", {"initial_tables": "1"})])
+def test_the_hand_and_every_decision_stay_in_view_and_legible_at_three_sizes(person, game, options):
+    """Every decision of a whole (short) game, at two laptop sizes and a phone's: the hand and every
+    legal button are inside the viewport with the page at its top (an auction's panel sits beside
+    or above the hand), and each card of the hand, at any moment, has a contrast of 4.5 or more."""
+    me = person()
+    page = me.page
+    page.check(f"#game-{game}")
+    page.click("details.options summary")
+    for name, value in options.items():
+        page.fill(f"#option-{name}", value)
+    me.start(game, "new")
+    checked = 0
+    while me.wait_turn():
+        for width, height in SIZES:
+            check_in_view_and_legible(me, width, height)
+        checked += 1
+        me.play_first()
+        if page.locator("#table[data-your-turn=false]").count():  # and while others play
+            check_in_view_and_legible(me, *SIZES[checked % 3])
+    assert checked >= 5
+
+
+LOG_STATE = """() => { const list = document.querySelector("details.log ol");
+  const items = list.querySelectorAll("li");
+  const box = list.getBoundingClientRect(), last = items[items.length - 1].getBoundingClientRect();
+  return { overflows: list.scrollHeight > list.clientHeight + 4, top: list.scrollTop, count: items.length,
+           lastShown: last.top >= box.top - 1 && last.bottom <= box.bottom + 1 }; }"""
+
+
+def test_this_deal_so_far_follows_its_newest_entry_unless_scrolled_back(person):
+    """Issue #33 point 3: the deal's log shows its newest entry as the play goes on; scrolled back
+    by the person, it stays where they put it at the next card; scrolled to the bottom, it follows again."""
+    me = person()
+    page = me.page
+    me.start("five_hundred", "new")
+
+    def log() -> dict[str, Any]:
+        return page.evaluate(LOG_STATE)
+    me.play_until(lambda: me.phase == "play" and log()["overflows"])
+    for _ in range(3):
+        assert log()["lastShown"], log()
+        me.play_first()
+        assert me.wait_turn() and me.phase == "play"
+    page.eval_on_selector("details.log ol", "list => list.scrollTo(0, 0)")
+    page.wait_for_function("() => document.querySelector('details.log ol').scrollTop === 0")
+    count = log()["count"]
+    me.play_first()
+    assert me.wait_turn() and me.phase == "play" and log()["count"] > count
+    assert log()["top"] == 0 and not log()["lastShown"], "a manual scroll was reset by the next card"
+    page.eval_on_selector("details.log ol", "list => list.scrollTo(0, list.scrollHeight)")
+    page.wait_for_timeout(100)  # the scroll event
+    me.play_first()
+    assert me.wait_turn() and log()["lastShown"], log()
+
+
+def test_a_forced_move_is_shown_as_played_for_you_or_confirmed_when_asked(person):
+    """Issue #33 point 4: the person's only legal move, played for them, is said at the table; with
+    the start screen's setting on (kept in the browser), they are asked to confirm it instead."""
+    me = person()
+    page = me.page
+    me.start("five_hundred", "new")
+    me.play_until(lambda: page.locator("#forced").count() > 0)
+    note = page.locator("#forced").inner_text()
+    assert note.startswith("Played for you:") and "only legal" in note
+    page.goto(me.base + "/")
+    page.wait_for_selector("#confirm-forced", timeout=WAIT)
+    page.check("#confirm-forced")
+    page.reload()  # kept in this browser
+    page.wait_for_selector("#confirm-forced", timeout=WAIT)
+    assert page.is_checked("#confirm-forced")
+    me.start("five_hundred", "new")
+    me.play_until(lambda: len(me.legal()) == 1)
+    assert "only legal move" in page.locator("#status").inner_text()
+    assert page.locator("#forced").count() == 0
+    me.play_first()
+    assert page.locator("#forced").count() == 0
+
+
+def test_a_hand_ends_in_a_panel_the_person_dismisses(person):
+    """Issue #33 points 6, 11, 12: the hand's end stays in a panel (contract, tricks per side, how the
+    points were scored, the running score) until dismissed; the trick's leader is marked; a seat
+    with one card says "1 card"; a negative score is not drawn in the winning green."""
+    me = person()
+    me.keep_hand_end = True
+    page = me.page
+
+    def through(ws) -> None:  # the states pass, with the person's side's score made negative
+        server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state":
+                data["observation"]["scores"][0] -= 1000
+            ws.send(json.dumps(data))
+        server.on_message(to_page)
+        ws.on_message(lambda message: server.send(message))
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), through)
+    me.start("five_hundred", "new")
+    seen_one_card = False
+
+    def policy() -> None:
+        nonlocal seen_one_card
+        counts = page.locator(".seat .count").all_inner_texts()
+        for text in counts:
+            assert re.fullmatch(r"1 card|\d+ cards", text), text
+        seen_one_card |= "1 card" in counts
+        if page.locator("#trick:not(.done) .card").count():
+            assert page.locator("#trick .card.led").count() == 1
+            assert " led: " in (page.locator("#trick .card.led").get_attribute("aria-label") or "")
+        me.play_first()
+    me.play_until(lambda: page.locator("#hand-end").count() > 0, policy)
+    panel = page.locator("#hand-end")
+    assert panel.get_attribute("role") == "dialog" and "Hand 1 is over" in panel.inner_text()
+    assert " bid " in panel.locator(".verdict").first.inner_text()
+    assert panel.locator(".scoring li").count() == 2  # how each side's points came about
+    assert panel.locator("thead th").all_inner_texts() == ["", "tricks", "this hand", "score"]
+    rows = panel.locator("tbody tr")
+    assert rows.count() == 2
+    tricks = sum(int(rows.nth(i).locator("td").nth(0).inner_text()) for i in range(2))
+    assert tricks == 10
+    assert page.evaluate("document.activeElement.id") == "hand-end-close"
+    assert seen_one_card
+    ours = page.locator("#scores li.ours b")
+    assert int(ours.inner_text()) < 0  # red, never the green of one's own side
+    assert ours.evaluate("b => getComputedStyle(b).color") == "rgb(196, 22, 28)"
+    page.keyboard.press("Enter")  # dismissed; the next hand's decision has the focus
+    assert page.locator("#hand-end").count() == 0
+    assert page.evaluate("document.activeElement.id") in ("decisions", "hand")
+
+
+CARD_NAME = r"(ace|king|queen|jack|10|[2-9]) of (spades|clubs|diamonds|hearts)|joker"
+NAMES = """() => [...document.querySelectorAll("#table button, #table [data-action]")].map(b =>
+  [b.closest("#hand") ? "hand" : "other", (%s)(b)])""" % NAME_OF
+
+
+def test_keyboard_bids_by_typing_and_every_button_is_named_for_screen_readers(person):
+    """Issue #33 points 8-9: a new turn focuses no bid button (a stray Enter does nothing); typing
+    bids ("p" passes, "6h" bids six hearts); every card and button has a name in words, and the
+    plays are read out in a polite live region."""
+    me = person()
+    page = me.page
+    me.start("five_hundred", "new")
+    me.play_until(lambda: me.phase == "auction" and "bid 6H" in me.legal())
+    assert page.evaluate("document.activeElement.dataset.action") is None
+    decision, sent = me.decision, len(me.sent)
+    page.keyboard.press("Enter")  # a stray Enter
+    page.wait_for_timeout(300)
+    assert me.decision == decision and len(me.sent) == sent
+    for hand_or_other, name in page.evaluate(NAMES):
+        assert name and not re.search(r"\b(10|[2-9AKQJ])[SCDH]\b|\bJK\b", name), name  # no card codes
+        if hand_or_other == "hand":
+            assert re.fullmatch(CARD_NAME, name), name
+    page.keyboard.type("6h")
+    page.wait_for_function("d => document.querySelector('#table').dataset.decision !== d", arg=str(decision), timeout=WAIT)
+    assert me.sent[-1] == {"type": "act", "action": "bid 6H", "decision": decision}
+    me.play_until(lambda: me.phase == "auction" and "pass" in me.legal())
+    decision = me.decision
+    page.keyboard.press("p")
+    page.wait_for_function("d => document.querySelector('#table').dataset.decision !== d", arg=str(decision), timeout=WAIT)
+    assert me.sent[-1] == {"type": "act", "action": "pass", "decision": decision}
+    me.play_until(lambda: me.phase == "play")
+    for hand_or_other, name in page.evaluate(NAMES):
+        if hand_or_other == "hand":
+            assert re.fullmatch(CARD_NAME, name), name
+    live = page.locator("#announce")
+    assert live.get_attribute("aria-live") == "polite"
+    assert re.search(r"(North|East|West|You): (discard )?(" + CARD_NAME + r"|Pass|bid )", live.inner_text()), live.inner_text()
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"  # MPL-2.0, for the tests only (README there)
+AXE_RUN = """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+  .filter(v => v.impact === "serious" || v.impact === "critical")
+  .map(v => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 4).map(n => n.target.join(" ")).join(", ")}`)"""
+
+
+def assert_accessible(page, where: str) -> None:
+    """No serious or critical violation axe-core finds in the page as it is now."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(AXE_RUN)
+    assert not found, f"{where}:\n" + "\n".join(found)
+
+
+def test_axe_finds_no_serious_violation_on_the_start_page_and_the_table(person):
+    """Issue #33: an automated accessibility check (axe-core, injected by the test) of the start page,
+    an auction turn, then a turn to play or the hand-end panel, at a laptop's size and a phone's."""
+    for width, height in ((1280, 900), (390, 844)):
+        me = person(width=width, height=height)
+        me.keep_hand_end = True
+        page = me.page
+        assert_accessible(page, f"the start page at {width}px")
+        me.start("five_hundred", "new")
+        me.wait_turn()
+        assert_accessible(page, f"an auction turn at {width}px")
+        me.play_until(lambda: me.phase == "play" or page.locator("#hand-end").count() > 0)
+        assert_accessible(page, f"{me.phase} at {width}px")

@@ -85,3 +85,52 @@ def test_a_finished_table_after_a_restart_shows_its_last_state_from_the_record(t
     assert again["observation"] == last["observation"] and again["hands"] == last["hands"]
     assert again["decision"] == last["decision"] and again["result"]["scores"] == last["result"]["scores"]
     assert again["table"] == last["table"]
+
+
+def _seat0_actions(db, table: str) -> list[tuple[str, float | None]]:
+    return sqlite3.connect(db).execute("SELECT action, elapsed FROM actions WHERE table_id = ? AND seat = 0 ORDER BY n",
+                                       (table,)).fetchall()
+
+
+def test_a_forced_move_played_for_the_person_is_in_the_state(tmp_path):
+    with TestClient(make_app(tmp_path / "web.db")) as client:
+        table = new_table(client, game="five_hundred")
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            for _ in range(60):
+                state = next_turn(ws)
+                assert len(state["legal_actions"]) > 1  # a forced move is not asked by default
+                if state["forced"] is not None:
+                    break
+                act(ws, state)
+            else:
+                raise AssertionError("no forced move in 60 decisions")
+        action, elapsed = _seat0_actions(tmp_path / "web.db", table)[-1]
+        assert state["forced"]["action"] == action and elapsed is None  # the person's latest move, not asked
+
+
+def test_a_person_who_confirms_forced_moves_is_asked_them_and_a_restart_replays_them(tmp_path, registry):
+    db = tmp_path / "web.db"
+    client = TestClient(make_app(db))
+    with client:
+        table = new_table(client, game="five_hundred")
+        with client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ws.send_text(json.dumps({"type": "settings", "confirm_forced": True}))
+            confirmed = 0
+            while confirmed < 2:
+                state = next_turn(ws)
+                assert state["forced"] is None  # nothing was played for the person
+                confirmed += len(state["legal_actions"]) == 1
+                act(ws, state)
+            before = next_turn(ws)
+        cookies = dict(client.cookies)
+    assert all(elapsed is not None for _, elapsed in _seat0_actions(db, table))  # every move of theirs was asked
+    restarted = TestClient(make_app(db))  # and replays: the stored log says which forced moves were asked
+    restarted.cookies.update(cookies)
+    with restarted:
+        with restarted.websocket_connect(f"/ws/tables/{table}") as ws:
+            assert next_turn(ws) == before
+        last, _ = play_out(restarted, table)  # the setting is off on this connection: forced moves are played
+        assert last["result"]["termination"]["how"] == "normal"
+        record = restarted.get(f"/api/tables/{table}/record").json()
+    assert records.replay(record, registry.game).state.is_over()
+    assert any(elapsed is None for _, elapsed in _seat0_actions(db, table))

@@ -67,7 +67,7 @@ class Referee:
         decks: DeckSource | None = None,
         time_control: TimeControl | None = None,
         policy: FaultPolicy | None = None,
-        ask_forced: bool = False,
+        ask_forced: bool | Callable[[int], bool] = False,
         match_id: str = "",
         on_action: Callable[[GameState, int, str, float | None], None] | None = None,
     ):
@@ -80,7 +80,9 @@ class Referee:
         self.state = game.new_match(seed=seed, decks=decks)
         self.time_control = time_control or _DEFAULT_TIME_CONTROL
         self.policy = policy or _DEFAULT_POLICY
-        self.ask_forced = ask_forced  # False: a decision with one legal action is taken without asking
+        # False: a decision with one legal action is taken without asking; a function of the seat
+        # asks that seat when it says so (a web table's person who confirms their forced moves).
+        self.ask_forced = ask_forced
         self.match_id = match_id
         self.on_action = on_action
         self.clocks = [Clock(self.time_control) for _ in hosts]
@@ -138,7 +140,7 @@ class Referee:
         seat = state.current_player()
         assert seat is not None
         legal_ids = state.legal_action_ids()
-        if len(legal_ids) == 1 and not self.ask_forced:
+        if len(legal_ids) == 1 and not (self.ask_forced(seat) if callable(self.ask_forced) else self.ask_forced):
             self.times.append(None)
             state.apply_id(legal_ids[0])
             if self.on_action is not None:

@@ -583,8 +583,17 @@ def _handle(table: Table | None, message: Mapping[str, Any]) -> str | None:
     kind = data.get("type")
     if "type" not in data:
         return "the message has no 'type': the browser sends {\"type\": \"act\", \"action\": ..., \"decision\": N}"
+    if kind == "settings":  # the person's settings for this table (docs/web.md, "The protocol")
+        unknown = sorted(set(data) - {"type", "confirm_forced"})
+        if unknown:
+            return f"unknown field {unknown[0][:40]!r} in 'settings'; its field is confirm_forced"
+        if not isinstance(data.get("confirm_forced"), bool):
+            return "'confirm_forced' is true or false"
+        if table is not None:
+            table.confirm_forced = data["confirm_forced"]
+        return None
     if kind != "act":
-        return f"unknown message type {str(kind)[:40]!r}: the browser sends only 'act'"
+        return f"unknown message type {str(kind)[:40]!r}: the browser sends 'act' or 'settings'"
     unknown = sorted(set(data) - {"type", "action", "decision"})
     if unknown:
         return f"unknown field {unknown[0][:40]!r} in 'act'; its fields are action and decision"

@@ -122,6 +122,8 @@ class Table:
         self.log: list[tuple[int, str, float | None]] = []
         self.hands: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
+        self.confirm_forced = False  # the person's setting: ask them for their forced moves too
+        self.forced: dict[str, Any] | None = None  # the person's latest move played for them unasked
         self.error: str | None = None
         self.done = False
         self.finished = threading.Event()
@@ -211,7 +213,7 @@ class Table:
         with open_hosts(self.registry, spec, self.game) as hosts:
             seats = [_Seat(self, host, answers[seat], spec.bots[seat].startswith(PREFIX))
                      for seat, host in enumerate(hosts)]
-            referee = referee_for(spec, self.game, seats, on_action=self._on_action)
+            referee = referee_for(spec, self.game, seats, ask_forced=self._ask_forced, on_action=self._on_action)
             self._state = referee.state
             self._publish()
             result = referee.play()
@@ -227,6 +229,13 @@ class Table:
             self.on_finish(self)
 
     # -- the referee's side (its thread) ------------------------------------------------------------
+    def _ask_forced(self, seat: int) -> bool:
+        """Whether the next decision, forced (one legal action), is asked of ``seat``: as the stored
+        log says while it replays; then only the person's, if they confirm their forced moves."""
+        if self.replaying:
+            return self.log[self.n][2] is not None
+        return seat == self.human_seat and self.confirm_forced
+
     def _on_action(self, state: GameState, seat: int, action: str, elapsed: float | None) -> None:
         n = self.n
         if n < len(self.log):
@@ -237,10 +246,13 @@ class Table:
             self.store.add_action(self.id, n, seat, action, None if elapsed is None else round(elapsed, 6))
         self.n = n + 1
         self.last_move = time.monotonic()
+        if seat == self.human_seat:
+            self.forced = {"decision": n, "action": action} if elapsed is None else None
         if self.replaying:
             return
         to_act = state.current_player()
-        if to_act == self.human_seat and len(state.legal_action_ids()) > 1 and not state.deal_results[len(self.hands):]:
+        asked = len(state.legal_action_ids()) > 1 or (to_act is not None and self._ask_forced(to_act))
+        if to_act == self.human_seat and asked and not state.deal_results[len(self.hands):]:
             return  # the person is asked next: that state follows at once
         self._publish()
 
@@ -270,6 +282,7 @@ class Table:
             "legal_actions": list(turn["legal_actions"]) if turn is not None else [],
             "decision": self.n if decision is None else decision,
             "hands": self.hands,
+            "forced": self.forced,
             "result": self.result if self.done else None,
         }
         self._broadcast(json.dumps(message))

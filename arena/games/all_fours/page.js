@@ -2,7 +2,7 @@
 // its action labels and decision panels, prompts, contract line, call bubbles and hand summary.
 // The page's generic table (arena/web/static/table.js) calls these; docs/game-interface.md, "The page".
 
-import { el, frag, strain, actButton, row, cardFace, cardText } from "/static/present.js";
+import { el, frag, strain, actButton, row, cardFace, cardText, SUIT_NAMES } from "/static/present.js";
 
 export default {
   label(action, ctx, obs) {
@@ -14,9 +14,11 @@ export default {
     if (action === "run") return "Run the pack";
     return null;
   },
-  words(action) {
-    const w = { stand: "stand: keep the turned-up suit as trumps", beg: "beg for another trump suit",
-      "give one": "give one point and keep the turned-up suit", run: "run the pack for a new trump suit" };
+  words(action, obs) {
+    const suit = obs && (obs.proposed_suit || (obs.turn_up || "").slice(-1));
+    const trumps = SUIT_NAMES[suit] ? `${SUIT_NAMES[suit]} as trumps` : "the turned-up suit as trumps";
+    const w = { stand: `stand: keep ${trumps}`, beg: "beg for another trump suit",
+      "give one": `give one point and keep ${trumps}`, run: "run the pack for a new trump suit" };
     return w[action] || action;
   },
   panel(obs, legal, ctx) {
@@ -24,7 +26,7 @@ export default {
     const mine = ["stand", "beg", "give one", "run"].filter((a) => legal.includes(a));
     mine.forEach((a) => used.add(a));
     const title = obs.phase === "give_or_run" ? `${ctx.seatName(obs.eldest)} begged:` : null;
-    return { rows: [row(title, mine.map((a) => actButton(a, this.label(a, ctx, obs), { words: this.words(a), extra: "call" })))], used };
+    return { rows: [row(title, mine.map((a) => actButton(a, this.label(a, ctx, obs), { words: this.words(a, obs), extra: "call" })))], used };
   },
   prompt(obs) {
     if (obs.phase === "stand_or_beg") return "You are eldest: stand on the turned-up suit, or beg";

@@ -152,6 +152,20 @@ export default {
     if (action.startsWith("nominate ") && action !== "nominate none") return frag("Joker ", strain(action.slice(9)));
     return null;
   },
+  scoring(result, ctx) {
+    // How each side's points of the hand came about (the hand-end panel).
+    const c = result.contract;
+    if (!c) return [];
+    const signed = (n) => (n > 0 ? `+${n}` : String(n));
+    return (result.changes || []).map((change, side) => {
+      const tricks = (result.tricks_won || [])[side] ?? 0;
+      if (side === c.side) {
+        const how = result.made ? "made" : "set";
+        return `${ctx.sideName(side)}: ${signed(change)}, the contract ${how}${Math.abs(change) === c.value ? ` (worth ${c.value})` : ""}`;
+      }
+      return `${ctx.sideName(side)}: ${signed(change)}${change === 10 * tricks && tricks ? `, 10 for each of ${tricks} trick${tricks === 1 ? "" : "s"}` : ""}`;
+    });
+  },
   summary(result, ctx) {
     const c = result.contract;
     if (!c) return ["Everyone passed: the hand is thrown in."];

@@ -83,6 +83,9 @@ export function cardFace(text, tag = "div") {
     big.appendChild(suitIcon(c.suit));
     el.append(corner, big);
   }
+  // Named in words ("10 of hearts"); the corner and the pip are drawn for the eye only.
+  for (const child of el.children) child.setAttribute("aria-hidden", "true");
+  if (tag !== "button") el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardWords(text));
   el.title = cardWords(text);
   return el;
@@ -152,6 +155,7 @@ export function cardText(text) {
   }
   span.classList.add(isRed(c.suit) ? "red" : "black");
   span.append(c.rank, suitIcon(c.suit));
+  span.setAttribute("role", "img");
   span.setAttribute("aria-label", cardWords(text));
   return span;
 }

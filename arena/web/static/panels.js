@@ -17,8 +17,37 @@ export function handSummary(ctx, result, number, fresh) {
       el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "this hand"), el("th", {}, "total"))),
       el("tbody", {}, (result.scores || []).map((score, side) => el("tr", {},
         el("th", {}, ctx.sideName(side)),
-        el("td", {}, signed(changes[side])),
-        el("td", {}, String(score)))))));
+        el("td", { class: sign(changes[side]) }, signed(changes[side])),
+        el("td", { class: sign(score) }, String(score)))))));
+}
+
+/** The panel at the end of a hand, over the table until the person dismisses it (`close`): what
+ * was bid and how it went (the game's summary), how the points were scored (its `scoring` lines),
+ * and per side the tricks taken, the points of this hand and the running score. */
+export function handEndPanel(ctx, result, number, close) {
+  const lines = ctx.rules.summary(result, ctx) || [];
+  const scoring = ctx.rules.scoring ? ctx.rules.scoring(result, ctx) || [] : [];
+  const changes = result.changes || [];
+  const tricks = result.tricks_won || null;
+  const mine = ctx.sideOf(ctx.me);
+  return el("div", { class: "hand-end-backdrop", onclick: (e) => e.target === e.currentTarget && close() },
+    el("section", { id: "hand-end", class: "panel hand-end", role: "dialog", "aria-modal": "true", "aria-labelledby": "hand-end-title",
+      onkeydown: (e) => e.key === "Escape" && close() },
+    el("h2", { id: "hand-end-title" }, `Hand ${number} is over`),
+    lines.map((line) => el("p", { class: "verdict" }, line)),
+    scoring.length ? el("ul", { class: "scoring" }, scoring.map((line) => el("li", {}, line))) : null,
+    el("table", { class: "score-table" },
+      el("thead", {}, el("tr", {}, el("th", {}, ""), tricks ? el("th", {}, "tricks") : null, el("th", {}, "this hand"), el("th", {}, "score"))),
+      el("tbody", {}, (result.scores || []).map((score, side) => el("tr", { class: side === mine ? "ours" : "" },
+        el("th", {}, ctx.sideName(side)),
+        tricks ? el("td", {}, String(tricks[side] ?? "")) : null,
+        el("td", { class: sign(changes[side]) }, signed(changes[side])),
+        el("td", { class: sign(score) }, String(score)))))),
+    el("button", { type: "button", id: "hand-end-close", class: "act confirm", onclick: close }, "Continue")));
+}
+
+function sign(n) {
+  return n > 0 ? "plus" : n < 0 ? "minus" : "";
 }
 
 export function scoreSheet(ctx, hands, ui) {
@@ -54,15 +83,31 @@ export function finishedPanel(ctx, table, result, id) {
 
 export function dealLog(ctx, ui) {
   const { obs, rules } = ctx;
-  const items = (obs.history || []).slice(-24).map(([seat, action]) => {
+  const items = (obs.history || []).map(([seat, action]) => {
     const [verb, card, named] = action.split(" ");
     const label = CARD_VERBS.has(verb) && parseCard(card)
       ? frag(verb === "play" ? "" : `${verb} `, cardText(card), named ? frag(" calling ", suitIcon(named)) : "")
       : rules.bubble(action, obs) || rules.label(action, ctx, obs) || action;
     return el("li", {}, el("span", { class: "who" }, ctx.seatName(seat)), " ", label);
   });
-  return el("details", { class: "panel log", open: ui.get("logClosed") ? null : true,
-    ontoggle: (e) => ui.set("logClosed", !e.target.open) }, el("summary", {}, "This deal so far"), el("ol", {}, items));
+  // The list follows its newest entry (table.js, followLog) unless the person scrolled up to read
+  // back: then it stays where they put it until they scroll to the bottom again, or the next hand.
+  const scrolled = (e) => {
+    const list = e.target;
+    const bottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    ui.set("logScroll", bottom ? null : { hand: obs.hand_index, top: list.scrollTop });
+  };
+  return el("details", { id: "deal-log", class: "panel log", open: ui.get("logClosed") ? null : true,
+    ontoggle: (e) => ui.set("logClosed", !e.target.open) }, el("summary", {}, "This deal so far"),
+  el("ol", { onscroll: scrolled }, items));
+}
+
+/** Scroll the deal's log to its newest entry, or back to where the person left it (dealLog). */
+export function followLog(root, ctx, ui) {
+  const list = root.querySelector("#deal-log ol");
+  if (!list) return;
+  const kept = ui.get("logScroll");
+  list.scrollTop = kept && kept.hand === ctx.obs.hand_index ? kept.top : list.scrollHeight;
 }
 
 function ending(termination, ctx) {

@@ -20,12 +20,14 @@ export function actButton(action, content, { words, title, extra = "", legal = t
   const attrs = {
     type: "button",
     class: `act ${legal ? "legal" : "unavailable"} ${extra}`.trim(),
-    "aria-label": words || action,
     title: title || words || action,
   };
   if (legal) attrs["data-action"] = action;
   else attrs.disabled = true;
-  return el("button", attrs, content ?? action);
+  // The button is named by its words, in hidden text (so its name is all words: no card code, no
+  // mismatch with a label); what it shows (icons, points) is drawn for the eye only.
+  if (!words || words === action) return el("button", attrs, content ?? action);
+  return el("button", attrs, el("span", { "aria-hidden": "true" }, content ?? action), el("span", { class: "visually-hidden" }, words));
 }
 
 /** A row of decision buttons with an optional title (null when it has none). */

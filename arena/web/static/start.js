@@ -4,7 +4,7 @@
 
 import { el, clear, append } from "./dom.js";
 import { api, replayUrl } from "./api.js";
-import { trickPause, PAUSE_KEY } from "./table.js";
+import { trickPause, PAUSE_KEY, confirmForced, FORCED_KEY } from "./table.js";
 import { rulesText } from "./games.js";
 
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
@@ -103,8 +103,12 @@ export async function showStart(root) {
 
   const pause = el("input", { type: "checkbox", id: "trick-pause", checked: trickPause(),
     onchange: () => localStorage.setItem(PAUSE_KEY, pause.checked ? "on" : "off") });
-  const settings = el("p", { class: "settings" }, el("label", { for: "trick-pause" }, pause,
-    " Pause a moment on each finished trick (the bots play quickly)"));
+  const forced = el("input", { type: "checkbox", id: "confirm-forced", checked: confirmForced(),
+    onchange: () => localStorage.setItem(FORCED_KEY, forced.checked ? "on" : "off") });
+  const settings = el("div", { class: "settings" },
+    el("p", {}, el("label", { for: "trick-pause" }, pause, " Pause a moment on each finished trick (the bots play quickly)")),
+    el("p", {}, el("label", { for: "confirm-forced" }, forced,
+      " Ask me to confirm a move that is my only legal one (else it is played for me, and the table says so)")));
   const mine = tables.filter((t) => !t.finished);
   const done = tables.filter((t) => t.finished).sort((a, b) => (b.created || 0) - (a.created || 0)).slice(0, 5);
   append(view, [

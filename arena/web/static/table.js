@@ -5,7 +5,7 @@ import { el, clear, frag, append } from "./dom.js";
 import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
 import { rulesOf, loadRules, actButton } from "./games.js";
 import { tableSocketUrl } from "./api.js";
-import { handSummary, scoreSheet, finishedPanel, dealLog } from "./panels.js";
+import { handSummary, handEndPanel, scoreSheet, finishedPanel, dealLog, followLog } from "./panels.js";
 
 const CARD_VERBS = new Set(["play", "discard", "give"]);
 const TRICK_PAUSE = 1200; // ms a finished trick stays in view (the start screen's setting turns it off)
@@ -17,6 +17,16 @@ export function trickPause() {
     return localStorage.getItem(PAUSE_KEY) !== "off";
   } catch {
     return true;
+  }
+}
+export const FORCED_KEY = "trick-arena-confirm-forced";
+
+/** Whether the person confirms their forced moves (off unless they turned it on; kept in this browser). */
+export function confirmForced() {
+  try {
+    return localStorage.getItem(FORCED_KEY) === "on";
+  } catch {
+    return false;
   }
 }
 const COMPASS_CLOCKWISE = ["South", "West", "North", "East"]; // seat+1 sits on your left
@@ -49,6 +59,10 @@ class TableView {
     this.doneSince = null;
     this.message = null;
     this.ready = null; // the game's presentation loading (games.js loadRules)
+    this.typed = ""; // keys typed toward an action ("6h", "p"): typedForm below
+    // Plays and calls are read out here (a polite live region that outlives the redraws).
+    this.announcer = el("div", { id: "announce", class: "visually-hidden", "aria-live": "polite" });
+    document.body.appendChild(this.announcer);
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
     // Decision buttons (games.js) carry only data-action; one listener sends whichever is clicked.
@@ -64,6 +78,7 @@ class TableView {
     this.closed = true;
     clearTimeout(this.heldTimer);
     document.removeEventListener("keydown", this.onKey);
+    this.announcer.remove();
     this.root.removeEventListener("click", this.onClick);
     if (this.socket) this.socket.close(1000, "left the table");
   }
@@ -74,6 +89,8 @@ class TableView {
     this.socket = socket;
     socket.onopen = () => {
       this.retry = 0;
+      // A move that is the only legal one is played for the person unless they asked to confirm it.
+      socket.send(JSON.stringify({ type: "settings", confirm_forced: confirmForced() }));
       this.setConnection(null);
     };
     socket.onmessage = (event) => this.receive(event.data);
@@ -158,6 +175,8 @@ class TableView {
     if (this.pending !== null && msg.decision !== this.pending) this.pending = null;
     if (!msg.your_turn || (before && before.observation.phase !== msg.observation.phase)) this.selected.clear();
     const newTurn = msg.your_turn && (!before || !before.your_turn || before.decision !== msg.decision);
+    if (!before || before.decision !== msg.decision) this.typed = "";
+    if (before) this.announce(before, msg);
     const o = msg.observation;
     const doneKey = rulesOf(o.game).phaseKind(o.phase) === "play" && !(o.trick || []).length && o.last_trick ? `${o.hand_index}:${(o.tricks || []).length}` : null;
     if (doneKey !== this.doneKey) this.doneSince = doneKey && before ? performance.now() : null;
@@ -170,6 +189,16 @@ class TableView {
     } else if (newTurn) {
       this.focusFirst();
     }
+  }
+
+  announce(before, msg) {
+    // The calls and cards played since the state before, said in words ("West: 10 of hearts").
+    const was = before.observation, now = msg.observation;
+    const history = now.history || [];
+    const from = was.hand_index === now.hand_index ? Math.min((was.history || []).length, history.length) : 0;
+    const ctx = this.context();
+    const said = history.slice(from).map(([seat, action]) => `${ctx.seatName(seat)}: ${actionWords(ctx, action)}`);
+    if (said.length) this.announcer.textContent = said.join(". ") + ".";
   }
 
   send(action) {
@@ -233,14 +262,20 @@ class TableView {
       this.bar(ctx),
       this.felt(ctx),
       el("div", { id: "status", class: "status" + (s.your_turn ? " your-turn" : ""), "aria-live": "polite" }, this.statusText(ctx),
-        this.lastHandLine(ctx)),
+        this.typedLine(ctx), this.forcedLine(ctx), this.lastHandLine(ctx)),
       this.message ? el("div", { id: "message", class: "message", role: "alert" }, this.message) : null,
       this.connection ? el("div", { id: "connection", class: "connection", role: "status" }, this.connection) : null,
     ]);
     const { decisions, cardActions } = this.decisions(ctx);
-    view.append(decisions, this.handView(ctx, cardActions), this.sidebar(ctx));
+    // A decision panel (an auction, a choice) sits beside the table on a wide screen, and on a
+    // narrow one the table shrinks to a strip of seats above it: the hand stays in view under it.
+    if (decisions.childElementCount) view.classList.add("with-panel");
+    append(view, [decisions, this.handView(ctx, cardActions), this.sidebar(ctx), this.handEnd(ctx)]);
     clear(this.root).appendChild(view);
+    followLog(this.root, ctx, this.ui);
     this.restoreFocus(focus);
+    const close = this.root.querySelector("#hand-end-close"); // a modal panel holds the focus
+    if (close && !close.closest("#hand-end").contains(document.activeElement)) close.focus({ preventScroll: true });
   }
 
   bar(ctx) {
@@ -249,7 +284,7 @@ class TableView {
     const { obs, rules } = ctx;
     const mode = t.mode === "daily" ? `Daily deal ${t.date || ""}${t.ranked === false ? " (unranked replay)" : ""}` : "New game";
     const scores = el("ul", { id: "scores", class: "scores", "aria-label": "scores" },
-      (obs.scores || []).map((score, side) => el("li", { class: ctx.sideOf(ctx.me) === side ? "ours" : "", "data-side": side },
+      (obs.scores || []).map((score, side) => el("li", { class: (ctx.sideOf(ctx.me) === side ? "ours" : "") + (score < 0 ? " negative" : ""), "data-side": side },
         el("span", { class: "side" }, ctx.sideName(side)), el("b", {}, String(score)),
         obs.tricks_won && ctx.kind === "play" ? el("small", {}, ` ${obs.tricks_won[side]} tr`) : null)));
     const contract = rules.contract(obs, ctx);
@@ -276,18 +311,18 @@ class TableView {
       const [x, y] = this.position(ctx, seat, ctx.n > 4 ? 0.36 : 0.385, 0.40);
       const plate = el("div", {
         class: "seat" + (seat === ctx.me ? " me" : "") + (obs.to_act === seat ? " to-act" : "") + (active.has(seat) ? "" : " out"),
-        "data-seat": seat, style: `left:${x}%;top:${y}%`,
+        "data-seat": seat, style: `left:${x}%;top:${y}%;order:${ctx.offset(seat)}`,
       },
       el("div", { class: "name" }, ctx.seatName(seat), el("small", {}, this.state.table.seating?.[seat] || "")),
       el("div", { class: "facts" },
         obs.dealer === seat ? el("span", { class: "badge dealer", title: "dealer" }, "D") : null,
-        seat !== ctx.me ? el("span", { class: "count", title: "cards in hand" }, `${(obs.hand_sizes || [])[seat] ?? "?"} cards`) : null,
+        seat !== ctx.me ? el("span", { class: "count", title: "cards in hand" }, plural((obs.hand_sizes || [])[seat] ?? "?", "card")) : null,
         ctx.kind === "play" || (obs.tricks_won_by_seat || [])[seat] ? el("span", { class: "tricks", title: "tricks won" }, `${(obs.tricks_won_by_seat || [])[seat] ?? 0} tr`) : null,
         active.has(seat) ? null : el("span", { class: "badge" }, "sits out"),
         (obs.passed || []).includes(seat) && ctx.kind === "bid" && !obs.contract ? el("span", { class: "badge passed" }, "passed") : null),
       calls.has(seat) ? el("div", { class: "bubble" + (y < 35 ? " below" : "") }, calls.get(seat)) : null,
       exposedBy(obs) === seat && seat !== ctx.me
-        ? el("div", { class: "exposed", "aria-label": "the open misère hand" }, sortHand(ctx.rules.cards, obs.exposed, obs.trump).map((c) => cardText(c)))
+        ? el("div", { class: "exposed", role: "group", "aria-label": "the open misère hand" }, sortHand(ctx.rules.cards, obs.exposed, obs.trump).map((c) => cardText(c)))
         : null,
       obs.to_act === seat && seat !== ctx.me ? el("div", { class: "thinking" }, "…") : null);
       felt.appendChild(plate);
@@ -299,22 +334,44 @@ class TableView {
       cards = obs.last_trick.cards;
       done = true;
     }
-    const trick = el("div", { id: "trick", class: "trick" + (done ? " done" : ""), "aria-label": done ? "the last trick" : "the trick in play" });
-    for (const [seat, card] of cards) {
+    const trick = el("div", { id: "trick", class: "trick" + (done ? " done" : ""), role: "group", "aria-label": done ? "the last trick" : "the trick in play" });
+    const ledSuit = done ? obs.last_trick.led_suit : obs.led_suit;
+    cards.forEach(([seat, card], index) => {
       const [x, y] = ctx.n > 4 ? this.position(ctx, seat, 0.27, 0.25) : this.position(ctx, seat, 0.16, 0.17);
       const face = cardFace(card);
       face.dataset.seat = seat;
       face.style.left = `${x}%`;
       face.style.top = `${y}%`;
       if (done && obs.last_trick.winner === seat) face.classList.add("winner");
-      face.setAttribute("aria-label", `${ctx.seatName(seat)}: ${cardWords(card)}`);
+      // The first card is the lead, marked; a led joker shows the suit it called for.
+      const calls = index === 0 && parseCard(card)?.joker && SUIT_NAMES[ledSuit] ? ledSuit : null;
+      if (index === 0) {
+        face.classList.add("led");
+        face.appendChild(el("span", { class: "led-mark", "aria-hidden": "true" }, "led", calls ? frag(" ", suitIcon(calls)) : ""));
+      }
+      const words = `${cardWords(card)}${calls ? `, calling ${SUIT_NAMES[calls]}` : ""}`;
+      face.setAttribute("aria-label", `${ctx.seatName(seat)}${index === 0 ? " led" : ""}: ${words}`);
+      face.title = words;
       trick.appendChild(face);
-    }
+    });
     felt.appendChild(trick);
     const centre = rules.centre ? rules.centre(obs, ctx) : null;
     if (centre) felt.appendChild(centre);
     if (this.ui.get("lastTrick") && this.previousTrick()) felt.appendChild(this.lastTrick(ctx));
     return felt;
+  }
+
+  handEnd(ctx) {
+    // A hand that ended while the person watched stays in a panel until they dismiss it (the game
+    // goes on behind it; the sidebar keeps the summary).
+    const hands = this.state.hands || [];
+    const seen = this.ui.get("handsSeen") ?? this.seenHands ?? 0;
+    if (this.state.result || hands.length <= seen) return null;
+    return handEndPanel(ctx, hands[hands.length - 1], hands.length, () => {
+      this.ui.set("handsSeen", hands.length);
+      this.render();
+      this.focusFirst();
+    });
   }
 
   previousTrick() {
@@ -333,7 +390,7 @@ class TableView {
     return el("div", { id: "last-trick", class: "last-trick", role: "dialog", "aria-label": "last trick" },
       el("h3", {}, "Last trick"),
       el("ol", {}, t.cards.map(([seat, card]) => el("li", { class: seat === t.winner ? "winner" : "" },
-        el("span", {}, ctx.seatName(seat)), cardFace(card)))),
+        el("span", {}, ctx.seatName(seat), seat === (t.leader ?? t.cards[0][0]) ? " (led)" : ""), cardFace(card)))),
       el("p", {}, `Won by ${ctx.seatName(t.winner)}${typeof t.points === "number" ? ` (${t.points} points)` : ""}`),
       el("button", { type: "button", class: "nav", onclick: () => this.toggle("lastTrick") }, "Close"));
   }
@@ -357,6 +414,54 @@ class TableView {
     return calls;
   }
 
+  typedLine(ctx) {
+    if (!this.typed) return null;
+    const exact = this.typedMatches().filter((m) => m.form === this.typed);
+    return el("span", { id: "typed", class: "typed" }, `Typed “${this.typed}”`,
+      exact.length === 1 ? `: Enter for ${actionWords(ctx, exact[0].action)}` : ": keep typing (Escape clears)");
+  }
+
+  typedMatches() {
+    // The legal actions whose typed form begins with what was typed (no kitty picks: they are confirmed together).
+    const s = this.state;
+    if (!s || !s.your_turn || this.pending !== null) return [];
+    const ctx = this.context();
+    if (ctx.kind === "exchange" && this.discardCount(ctx) > 1) return [];
+    return (s.legal_actions || []).flatMap((action) => typedForms(action).map((form) => ({ action, form })))
+      .filter((m) => m.form.startsWith(this.typed));
+  }
+
+  type(key) {
+    // Typing acts: "p" passes, "6h" bids six hearts, "10h" plays the ten of hearts; an action that
+    // is also the start of another waits for Enter.
+    this.typed += key.toLowerCase();
+    const matches = this.typedMatches();
+    const actions = new Set(matches.map((m) => m.action));
+    const exact = matches.filter((m) => m.form === this.typed);
+    if (!matches.length) {
+      const typed = this.typed;
+      this.typed = "";
+      this.flash(`No move of yours now is typed “${typed}”.`);
+      return;
+    }
+    if (actions.size === 1 && exact.length) {
+      this.typed = "";
+      this.send(exact[0].action);
+    }
+    this.render();
+  }
+
+  forcedLine(ctx) {
+    // The person's latest move, if the server played it for them (their only legal move), until
+    // they are next asked: nothing happens at the table unseen.
+    const forced = this.state.forced;
+    if (!forced || this.state.result) return null;
+    const [verb, card] = forced.action.split(" ");
+    const what = CARD_VERBS.has(verb) && parseCard(card) ? frag(verb === "play" ? "" : `${verb} `, cardText(card))
+      : ctx.rules.label(forced.action, ctx, ctx.obs) || forced.action;
+    return el("span", { id: "forced", class: "forced" }, "Played for you: ", what, ", your only legal move.");
+  }
+
   lastHandLine(ctx) {
     // On a phone the summary panel is below the hand: its first line also shows here, until the
     // next hand's first trick.
@@ -376,7 +481,8 @@ class TableView {
         const left = this.discardCount(ctx) - this.selected.size;
         return `You took the kitty: pick ${left > 0 ? `${left} more card${left > 1 ? "s" : ""}` : "no more cards"} to discard, then confirm`;
       }
-      const prompt = rules.prompt(obs, s.legal_actions || [], ctx);
+      const only = (s.legal_actions || []).length === 1 ? " (your only legal move: confirm it)" : "";
+      const prompt = rules.prompt(obs, s.legal_actions || [], ctx) + only;
       const left = typeof obs.time_left === "number" ? obs.time_left : null;
       return left !== null && left < 300 ? `${prompt} (${Math.max(0, Math.floor(left))} s left for this decision)` : prompt;
     }
@@ -409,7 +515,7 @@ class TableView {
     }
     const ui = { get: (k) => this.ui.get(k), set: (k, v) => (this.ui.set(k, v), this.render()) };
     const { rows, used } = rules.panel(obs, leftovers, ctx, ui);
-    const box = el("div", { id: "decisions", class: "decisions", role: "group", "aria-label": "your decision" });
+    const box = el("div", { id: "decisions", class: "decisions", role: "group", "aria-label": "your decision", tabindex: "-1" });
     rows.filter(Boolean).forEach((r) => box.appendChild(r));
     // A card with several actions (the suitless joker led in no trumps): one button per choice.
     for (const [card, actions] of cardActions) {
@@ -420,7 +526,7 @@ class TableView {
         actions.map((a) => {
           const named = a.split(" ")[2];
           return actButton(a, joker && named ? jokerCall(named) : a, {
-            words: joker && named ? `lead the joker calling for ${named}` : a, extra: "suit-choice" });
+            words: joker && named ? `joker, calling ${SUIT_NAMES[named] || named}` : a, extra: "suit-choice" });
         })));
     }
     // Anything no rule recognised is still offered, labelled with its action string.
@@ -445,7 +551,8 @@ class TableView {
     const cards = sortHand(ctx.rules.cards, obs.hand || [], obs.trump);
     const kitty = new Set(ctx.kind === "exchange" ? obs.kitty || [] : []);
     const discarding = ctx.kind === "exchange" && s.your_turn && this.discardCount(ctx) > 1;
-    const row = el("div", { id: "hand", class: "hand" + (s.your_turn ? " active" : ""), role: "group", "aria-label": "your hand" });
+    const cardTurn = s.your_turn && this.pending === null && cardActions.size > 0;
+    const row = el("div", { id: "hand", class: "hand" + (cardTurn ? " active" : ""), role: "group", "aria-label": "your hand", tabindex: "-1" });
     cards.forEach((card, index) => {
       const actions = cardActions.get(card) || [];
       const button = cardFace(card, "button");
@@ -470,9 +577,11 @@ class TableView {
             if (first) first.focus();
           });
         }
-        button.setAttribute("aria-label", `${cardWords(card)}: ${actions.length === 1 ? actions[0] : "choose"}`);
+        button.setAttribute("aria-label", actions.length === 1 ? cardWords(card) : `${cardWords(card)}, then choose the suit it calls for`);
       } else {
-        button.classList.add("dimmed");
+        // Not playable now: shown at full strength (a card you hold is always legible), flat on
+        // the felt; on your turn to play a card, marked as not playable beside the raised legal ones.
+        if (cardTurn) button.classList.add("unplayable");
         button.disabled = true;
       }
       row.appendChild(button);
@@ -530,7 +639,10 @@ class TableView {
   }
 
   focusFirst() {
-    const first = this.root.querySelector("#decisions .legal, #hand .legal");
+    // A new turn focuses the decision's group, not a button in it, so a stray Enter acts on
+    // nothing: the arrow keys (or Tab) reach the buttons, and typing names an action.
+    const legal = this.root.querySelector("#decisions .legal, #hand .legal");
+    const first = this.root.querySelector("#hand-end-close") || (legal && legal.closest("#decisions, #hand"));
     if (first) first.focus({ preventScroll: true });
   }
 
@@ -538,6 +650,21 @@ class TableView {
     if (!this.state || event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (this.root.querySelector("#hand-end")) return; // the hand-end panel has the keyboard (Enter, Escape)
+    const typing = event.key.length === 1 && /[0-9a-z+]/i.test(event.key);
+    if (typing && (this.typed || this.typedMatchesOf(event.key.toLowerCase()))) {
+      this.type(event.key);
+      event.preventDefault();
+      return;
+    }
+    if (this.typed && (event.key === "Enter" || event.key === "Escape" || event.key === "Backspace")) {
+      const exact = this.typedMatches().filter((m) => m.form === this.typed);
+      if (event.key === "Enter" && exact.length === 1) this.send(exact[0].action);
+      this.typed = event.key === "Backspace" ? this.typed.slice(0, -1) : "";
+      this.render();
+      event.preventDefault();
+      return;
+    }
     if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) {
       // Arrows move among the legal cards and buttons (Tab also works, Enter or Space acts).
       const items = [...this.root.querySelectorAll("#decisions button:not([disabled]), #hand button.legal:not([disabled])")];
@@ -548,10 +675,22 @@ class TableView {
       items[next].focus();
       event.preventDefault();
     } else if (event.key === "l" || event.key === "L") {
-      if (this.previousTrick()) this.toggle("lastTrick");
+      this.toggleLast();
     } else if (event.key === "Escape" && this.ui.get("lastTrick")) {
       this.toggle("lastTrick");
     }
+  }
+
+  typedMatchesOf(text) {
+    const kept = this.typed;
+    this.typed = text;
+    const any = this.typedMatches().length > 0;
+    this.typed = kept;
+    return any;
+  }
+
+  toggleLast() {
+    if (this.previousTrick()) this.toggle("lastTrick");
   }
 
   toggle(name) {
@@ -578,6 +717,32 @@ class TableView {
       this.render();
     }
   }
+}
+
+/** The ways to type `action` on the keyboard: its words after the verb, without spaces, in lower
+ * case ("bid 6H" -> "6h", "play 10H" -> "10h", "bid 28 noes" -> "28noes"); a one-word action is
+ * itself, and "pass" is also "p". */
+export function typedForms(action) {
+  const words = action.toLowerCase().split(" ");
+  if (words.length === 1) return action === "pass" ? ["p", "pass"] : [words[0]];
+  return [words.slice(1).join("")];
+}
+
+/** An action in words, for the live region: cards by name, other actions as the game words them. */
+function actionWords(ctx, action) {
+  const [verb, card, named] = action.split(" ");
+  if (CARD_VERBS.has(verb) && parseCard(card)) {
+    return `${verb === "play" ? "" : `${verb} `}${cardWords(card)}${named && SUIT_NAMES[named] ? `, calling ${SUIT_NAMES[named]}` : ""}`;
+  }
+  const words = ctx.rules.words(action, ctx.obs);
+  if (words && words !== action) return words;
+  const label = ctx.rules.label(action, ctx, ctx.obs);
+  return typeof label === "string" ? label : action;
+}
+
+/** "1 card", "2 cards" ("? cards" when unknown). */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function trumpLine(obs) {
