@@ -242,6 +242,12 @@ class Game(abc.ABC):
         knocked-out sides). Default: none."""
         return {}
 
+    # -- for the exact solver (arena/solver.py, docs/solver.md) --------------------------------
+    def hand_value(self, result: Mapping[str, Any], side: int) -> float:
+        """What the solver maximises for ``side``: its score for the hand whose ``result`` (a
+        ``deal_results`` row) is given. Default: the side's score change, ``result["changes"]``."""
+        return float(result["changes"][side])
+
     # -- for the web page (docs/game-interface.md, "The page") ---------------------------------
     def page(self) -> dict[str, Any]:
         """What the browser page shows of this game (``arena serve`` gives it in /api/games as
@@ -402,6 +408,11 @@ class GameState(abc.ABC):
     def _resample_layout(self, seat: int) -> Any:
         """What ``seat`` does not know about this deal (an :class:`arena.games.resample.Layout`)."""
         raise NotImplementedError(f"{type(self).__name__} does not implement resample")
+
+    def allies(self, seat: int) -> frozenset[int]:
+        """The seats that score with ``seat`` in this hand (the solver's maximising side).
+        Default: the seats of its side; a game whose partnerships change per hand overrides it."""
+        return frozenset(self.game.seats_of(self.game.side_of(seat)))
 
     # -- provided ----------------------------------------------------------------------------
     def winners(self) -> list[int]:

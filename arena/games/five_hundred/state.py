@@ -306,6 +306,12 @@ class FiveHundredState(GameState):
             tricks.append((self.led, tuple(self.trick)))
         return resample.suit_voids(tricks, lambda c, led: eff[c] == led, SUITS)
 
+    def allies(self, seat: int) -> frozenset[int]:
+        """Five players (R-6.1): the contractor's partners are chosen per hand and score with it."""
+        if self.n == 5 and seat in self.members:
+            return frozenset(self.members)
+        return super().allies(seat)
+
     def _resample_layout(self, seat: int) -> resample.Layout:
         g = self.game
         pack = g.pack
