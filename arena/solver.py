@@ -38,8 +38,9 @@ class SolveTimeout(ArenaError, TimeoutError):
 
 def solve(state: GameState, *, seconds: float | None = None) -> dict[str, float]:
     """The exact value of each legal action of the player to move (action string -> value)."""
+    values = solve_ids(state, seconds=seconds)
     names = state.game.action_string
-    return {names(action): value for action, value in solve_ids(state, seconds=seconds).items()}
+    return {names(action): value for action, value in values.items()}
 
 
 def solve_ids(state: GameState, *, seconds: float | None = None) -> dict[int, float]:
