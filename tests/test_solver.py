@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+import shutil
 from typing import Any
 
 import pytest
@@ -188,3 +189,29 @@ def test_values_are_finite_numbers_for_every_legal_action(registry):
     values = solve(state)
     assert sorted(values) == sorted(state.legal_actions())
     assert all(math.isfinite(v) for v in values.values())
+
+
+needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+
+@needs_bwrap
+def test_a_sandboxed_bot_solves_with_the_arena_runtime_alone(registry, tmp_path):
+    """tests/sandbox_bots/solving.py plays two hands of 56 in a sandbox (which shows it the arena's
+    runtime and its own code only), solving every last-tricks decision it has a choice in."""
+    from arena.players.hosts import InProcessHost
+    from arena.players.sandboxed import SandboxHost
+    from arena.referee import Referee
+    from bots.random_bot import RandomBot
+
+    log = tmp_path / "solving.log"
+    game = registry.game("fifty_six", {"max_hands": 2})
+    hosts = [SandboxHost("tests.sandbox_bots.solving:make", {}, 0, log_path=str(log)),
+             *(InProcessHost(RandomBot(seat)) for seat in (1, 2, 3))]
+    try:
+        result = Referee(game, hosts, ["solving", "random", "random", "random"], seed=4).play()
+    finally:
+        for host in hosts:
+            host.close()
+    assert result.termination.how == "normal" and not result.faults, [f.as_dict() for f in result.faults]
+    solved = [line for line in log.read_text().splitlines() if line.startswith("solved ")]
+    assert solved, f"the bot never solved: its log says {log.read_text()[-2000:]!r}"
