@@ -78,6 +78,7 @@ class Solver:
         self.trick_size = len(view["active_seats"])
         self.in_trick = len(view["trick"])  # the root trick's earlier plays: not in the keys, common to all
         self.table: dict[Key, tuple[float, float, int]] = {}  # key -> (lower bound, upper bound, best move)
+        self.killers: dict[int, int] = {}  # cards played since the root -> the move that last cut off there
         self.nodes = 0
         self.deadline = None if seconds is None else time.perf_counter() + seconds
 
@@ -112,8 +113,13 @@ class Solver:
             return upper
         alpha, beta = max(alpha, lower), min(beta, upper)
         moves = state.legal_action_ids()
-        if best_move in moves:  # the move that was best here before: the cut comes soonest
-            moves = [best_move, *(m for m in moves if m != best_move)]
+        depth = len(done) * self.trick_size + count
+        killer = self.killers.get(depth, -1)
+        # first the move that was best here before, then the one that last cut off at this depth
+        # ("killer": the same card often refutes its siblings' lines): the cut comes soonest
+        first = [m for m in (best_move, killer) if m in moves]
+        if first:
+            moves = [*dict.fromkeys(first), *(m for m in moves if m not in first)]
         maximise = self.maximises(seat)
         best, chosen = (-math.inf if maximise else math.inf), moves[0]
         low, high = alpha, beta
@@ -127,6 +133,7 @@ class Solver:
                 best, chosen = value, move
                 high = min(high, value)
             if low >= high:
+                self.killers[depth] = move
                 break
         if best <= alpha:  # failed low: the value is at most best
             upper = best
