@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.games.base import GameState
+from arena.games.base import GameState, PlayRanks
 
 Key = tuple[frozenset[tuple[tuple[int, int], ...]], tuple[tuple[int, int], ...], int]
 CHECK_CLOCK_EVERY = 512  # nodes between looks at the clock (a look costs more than a node's bookkeeping)
@@ -83,12 +83,23 @@ class Solver:
         self.deadline = None if seconds is None else time.perf_counter() + seconds
 
     def root_values(self) -> dict[int, float]:
-        """Every legal move searched with a full window: exact values, not only the best one."""
+        """Every legal move valued with a full window (exact values, not only the best one); a move
+        equivalent to another (:func:`equivalent_groups`) gets the value of the first of its group."""
         state = self.root
         seat = state.current_player()
         assert seat is not None  # checked in __init__
-        return {move: self._child(state, seat, move, frozenset(), (), self.in_trick, -math.inf, math.inf)
-                for move in state.legal_action_ids()}
+        moves = state.legal_action_ids()
+        values: dict[int, float] = {}
+        for group in equivalent_groups(moves, state.play_ranks()):
+            value = self._child(state, seat, group[0], frozenset(), (), self.in_trick, -math.inf, math.inf)
+            values.update(dict.fromkeys(group, value))
+        return {move: values[move] for move in moves}
+
+    def representatives(self, state: GameState, moves: list[int]) -> list[int]:
+        """One move of each group of equivalent moves: the others would give the same value."""
+        if len(moves) < 2:
+            return moves
+        return [group[0] for group in equivalent_groups(moves, state.play_ranks())]
 
     def key(self, done: frozenset, trick: tuple, seat: int) -> Key:
         return (done, trick, seat)
@@ -112,7 +123,7 @@ class Solver:
         if upper <= alpha:
             return upper
         alpha, beta = max(alpha, lower), min(beta, upper)
-        moves = state.legal_action_ids()
+        moves = self.representatives(state, state.legal_action_ids())
         depth = len(done) * self.trick_size + count
         killer = self.killers.get(depth, -1)
         # first the move that was best here before, then the one that last cut off at this depth
@@ -156,3 +167,34 @@ class Solver:
             done, trick, count = done | {trick}, (), 0
         return self._value(child, done, trick, count, alpha, beta)
 
+
+
+def equivalent_groups(moves: list[int], ranks: PlayRanks | None) -> list[list[int]]:
+    """``moves`` in groups that play alike (``GameState.play_ranks``): runs of one suit and equal
+    points with no other card still in play of a power between or equal to theirs. A move the
+    ranks leave out is a group of its own. Groups keep the moves' order (the first move first)."""
+    if ranks is None:
+        return [[move] for move in moves]
+    mine, others = ranks
+    if len(mine) < 2:
+        return [[move] for move in moves]
+    ranked = sorted((mine[m][0], mine[m][1], m) for m in moves if m in mine)
+    group_of: dict[int, list[int]] = {}
+    previous: tuple[int, int, int] | None = None
+    for suit, power, move in ranked:
+        if previous is not None and previous[0] == suit and mine[previous[2]][2] == mine[move][2] and not any(
+                s == suit and previous[1] <= p <= power for s, p in others):
+            group = group_of[previous[2]]
+            group.append(move)
+        else:
+            group = [move]
+        group_of[move] = group
+        previous = (suit, power, move)
+    groups: list[list[int]] = []
+    seen: set[int] = set()
+    for move in moves:  # in the moves' order, each group once
+        group = group_of.get(move, [move])
+        if id(group) not in seen:
+            seen.add(id(group))
+            groups.append(sorted(group, key=moves.index))
+    return groups

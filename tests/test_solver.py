@@ -18,7 +18,8 @@ import pytest
 
 from arena.errors import ArenaError
 from arena.games.base import GameState
-from arena.solver import SolverError, Solver, SolveTimeout, solve, solve_ids
+import arena.solver as solver_module
+from arena.solver import SolverError, Solver, SolveTimeout, equivalent_groups, solve, solve_ids
 
 # (game, options, tricks left at the position): three tricks where the brute force stays small,
 # two with five players or more (its tree grows as (cards in hand)! per seat)
@@ -257,3 +258,39 @@ def test_the_docs_bot_plays_a_match_and_solves(registry, tmp_path, monkeypatch):
     finally:
         for name in [n for n in sys.modules if n == "my_bots" or n.startswith("my_bots.")]:
             del sys.modules[name]
+
+
+@pytest.mark.parametrize("name", ["five_hundred", "fifty_six", "all_fours", "bid_euchre"])
+def test_equivalent_cards_are_merged_and_are_worth_the_same(registry, name):
+    """Every game ranks its plays for the pruning (not None), some positions have a group of two or
+    more, and the brute force gives every card of a group the same value."""
+    game = registry.game(name)
+    merged = 0
+    for seed in range(60):
+        state = position(game, seed, 3)
+        ranks = state.play_ranks()
+        assert ranks is not None
+        want = brute_force_root(state)
+        for group in equivalent_groups(state.legal_action_ids(), ranks):
+            assert len({want[move] for move in group}) == 1, (seed, group, want)
+            merged += len(group) > 1
+    assert merged >= 3, f"{name}: only {merged} groups of equivalent cards in 60 positions"
+
+
+def test_a_pruning_blind_to_the_other_cards_is_caught(registry, monkeypatch):
+    blind = solver_module.equivalent_groups
+    monkeypatch.setattr(solver_module, "equivalent_groups",
+                        lambda moves, ranks: blind(moves, None if ranks is None else (ranks[0], [])))
+    found = mismatches(registry, [("bid_euchre", {}, 3), ("all_fours", {}, 3)], POSITIONS)
+    assert found, "the brute-force comparison did not notice cards merged across an opponent's card"
+
+
+def test_the_grouping_rule_counts_an_equal_card_outside_as_between():
+    """56 and Bid Euchre hold two copies of each card, and the copy played first wins: the mover's
+    K and Q (nothing between) differ when another seat holds the other K."""
+    mine = {10: (0, 2, 0), 11: (0, 3, 0), 12: (0, 5, 1), 20: (1, 2, 0)}
+    assert equivalent_groups([10, 11, 12, 20], (mine, [(1, 4), (0, 1), (0, 6)])) == [[10, 11], [12], [20]]
+    assert equivalent_groups([10, 11, 12, 20], (mine, [(0, 3)])) == [[10], [11], [12], [20]]
+    assert equivalent_groups([10, 11, 12, 20], (mine, [(0, 2)])) == [[10], [11], [12], [20]]
+    assert equivalent_groups([11, 10, 99], (mine, [])) == [[11, 10], [99]]  # the moves' order; unranked alone
+    assert equivalent_groups([10, 11], None) == [[10], [11]]

@@ -414,6 +414,17 @@ class GameState(abc.ABC):
         Default: the seats of its side; a game whose partnerships change per hand overrides it."""
         return frozenset(self.game.seats_of(self.game.side_of(seat)))
 
+    def play_ranks(self) -> "PlayRanks | None":
+        """For the exact solver's equivalent-card pruning, in the card play: each of the mover's
+        card plays (action id) as ``(effective suit, power, points)`` and every card still to be
+        played by another seat or lying in the trick in progress as ``(effective suit, power)``.
+        Two of the mover's cards of one suit and equal points with no such card of a power between
+        theirs or equal to either play alike, so the solver searches one of them. ``points``: all the
+        hand's score counts of the card besides the trick it helps win (a card scoring on its own,
+        such as All Fours' jack of trumps, gets a value no other card has). Leave out of the first
+        mapping any play that is special in another way. Default None: no pruning."""
+        return None
+
     # -- provided ----------------------------------------------------------------------------
     def winners(self) -> list[int]:
         """The sides in first place once the match is over (more than one for a shared win)."""
@@ -521,6 +532,11 @@ class GameState(abc.ABC):
         }
         record.update(extra)
         return record
+
+
+# GameState.play_ranks(): (action id -> (suit, power, points) of the mover's plays, (suit, power) of the
+# other cards still in play)
+PlayRanks = tuple[dict[int, tuple[int, int, int]], list[tuple[int, int]]]
 
 
 _ACTION_STRINGS: "weakref.WeakKeyDictionary[Game, tuple[str, ...]]" = weakref.WeakKeyDictionary()
