@@ -13,6 +13,8 @@ That key is generic and exact for the bundled games: the remaining hands are the
 cards in it, and every score these games count depends on which tricks were played and who played
 what in them, never on their order (a change of that would fail the brute-force tests,
 tests/test_solver.py). The order of the tricks does matter for who leads, hence the seat to move.
+Moves are tried best-known first (the table's, then the depth's killer), and of cards that play
+alike (``GameState.play_ranks``, :func:`equivalent_groups`) only one is searched.
 """
 
 from __future__ import annotations
