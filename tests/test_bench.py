@@ -29,6 +29,8 @@ EXPECTED = [
     *(f"engines.{game}.resample_per_s" for game in GAMES),
     *(f"search.{game}.{what}" for game in GAMES
       for what in ("heuristic_rollouts_per_s", "random_rollouts_per_s", "decisions_per_s")),
+    *(f"solver.{game}.{what}" for game in GAMES
+      for what in ("last4.median_ms", "last4.p99_ms", "first_lead.finished")),
     *(f"referee.{game}.{what}" for game in GAMES for what in ("bare_decisions_per_s", "decisions_per_s", "ratio")),
     "referee.ratio",
     "isolated.pipe_round_trips_per_s", "isolated.decisions_per_s", "isolated.with_startup_decisions_per_s",
@@ -154,7 +156,7 @@ def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
 
     with pytest.raises(ArenaError, match="unknown bench group"):
         cmd_bench(parser.parse_args(["bench", "--only", "nonsense"]))
-    assert set(GROUPS) == {"engines", "search", "envs", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder",
+    assert set(GROUPS) == {"engines", "search", "solver", "envs", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder",
                            "peer"}
 
 

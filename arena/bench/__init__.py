@@ -3,6 +3,7 @@
 Groups of figures, one module each (run in this order):
 
 * :mod:`arena.bench.engines` — random playouts through the game interface (strings and ids);
+* :mod:`arena.bench.solver` — the exact solver's time per solve, 4 tricks before the end and from the first lead;
 * :mod:`arena.bench.referee` — in-process matches against the bare engine loop;
 * :mod:`arena.bench.isolated` — process-isolated bots against a raw pipe round trip;
 * :mod:`arena.bench.remote` — gRPC bots against a bare gRPC call;

@@ -242,6 +242,12 @@ class Game(abc.ABC):
         knocked-out sides). Default: none."""
         return {}
 
+    # -- for the exact solver (arena/solver.py, docs/solver.md) --------------------------------
+    def hand_value(self, result: Mapping[str, Any], side: int) -> float:
+        """What the solver maximises for ``side``: its score for the hand whose ``result`` (a
+        ``deal_results`` row) is given. Default: the side's score change, ``result["changes"]``."""
+        return float(result["changes"][side])
+
     # -- for the web page (docs/game-interface.md, "The page") ---------------------------------
     def page(self) -> dict[str, Any]:
         """What the browser page shows of this game (``arena serve`` gives it in /api/games as
@@ -403,6 +409,22 @@ class GameState(abc.ABC):
         """What ``seat`` does not know about this deal (an :class:`arena.games.resample.Layout`)."""
         raise NotImplementedError(f"{type(self).__name__} does not implement resample")
 
+    def allies(self, seat: int) -> frozenset[int]:
+        """The seats that score with ``seat`` in this hand (the solver's maximising side).
+        Default: the seats of its side; a game whose partnerships change per hand overrides it."""
+        return frozenset(self.game.seats_of(self.game.side_of(seat)))
+
+    def play_ranks(self) -> "PlayRanks | None":
+        """For the exact solver's equivalent-card pruning, in the card play: each of the mover's
+        card plays (action id) as ``(effective suit, power, points)`` and every card still to be
+        played by another seat or lying in the trick in progress as ``(effective suit, power)``.
+        Two of the mover's cards of one suit and equal points with no such card of a power between
+        theirs or equal to either play alike, so the solver searches one of them. ``points``: all the
+        hand's score counts of the card besides the trick it helps win (a card scoring on its own,
+        such as All Fours' jack of trumps, gets a value no other card has). Leave out of the first
+        mapping any play that is special in another way. Default None: no pruning."""
+        return None
+
     # -- provided ----------------------------------------------------------------------------
     def winners(self) -> list[int]:
         """The sides in first place once the match is over (more than one for a shared win)."""
@@ -510,6 +532,11 @@ class GameState(abc.ABC):
         }
         record.update(extra)
         return record
+
+
+# GameState.play_ranks(): (action id -> (suit, power, points) of the mover's plays, (suit, power) of the
+# other cards still in play)
+PlayRanks = tuple[dict[int, tuple[int, int, int]], list[tuple[int, int]]]
 
 
 _ACTION_STRINGS: "weakref.WeakKeyDictionary[Game, tuple[str, ...]]" = weakref.WeakKeyDictionary()

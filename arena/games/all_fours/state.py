@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from arena.games.all_fours.actions import BEG, GIVE_ONE, GIVE_OR_RUN, OVER, PLAY, PLAYING, STAND, STAND_OR_BEG
 from arena.games.all_fours.auction import beggars_side, can_run, decisions, kick
-from arena.games.all_fours.cards import CARD_OF, PACK, SUITS, game_count, tokens_of
+from arena.games.all_fours.cards import CARD_OF, JACK, PACK, SUITS, game_count, tokens_of
 from arena.games.all_fours.dealing import deal_first, deal_run, deck_ids
 from arena.games.all_fours.play import is_serious_revoke, lawful_plays, trick_winner
 from arena.games.all_fours.scoring import hand_items, match_end, reaches_target
 from arena.games.all_fours.view import contract_json, events_json, observation, revokes_json, tricks_json
 from arena.games import resample
-from arena.games.base import DeckSource, GameState, MatchEnd
+from arena.games.base import DeckSource, GameState, MatchEnd, PlayRanks
 from arena.games.bitmask import bits
 
 if TYPE_CHECKING:
@@ -352,6 +352,18 @@ class AllFoursState(GameState):
                                # every action is public and plays respect the voids; but a revoke
                                # (penalize) is public too and depends on the hand: compare then
                                check=g.penalize)
+
+    def play_ranks(self) -> PlayRanks | None:
+        """A card's suit and rank are its id (§2); its points are its game count (§4), and the jack
+        of trumps scores on its own (§9), so it gets points no other card has. High and Low go to
+        whoever was dealt them, whatever is played."""
+        if self._phase != PLAYING or self._to_act is None or self.trump is None:
+            return None
+        seat, jack = self._to_act, self.trump * 13 + JACK
+        mine = {PLAY + c: (c // 13, c % 13, -1 if c == jack else game_count(1 << c)) for c in bits(self.hands[seat])}
+        others = [(c // 13, c % 13) for s in range(self.n) if s != seat for c in bits(self.hands[s])]
+        others += [(c // 13, c % 13) for c in self.trick]
+        return mine, others
 
     def clone(self) -> "AllFoursState":
         other = object.__new__(AllFoursState)

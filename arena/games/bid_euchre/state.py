@@ -12,7 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from arena.games import resample
-from arena.games.base import DeckSource, GameState, MatchEnd
+from arena.games.base import DeckSource, GameState, MatchEnd, PlayRanks
 from arena.games.bid_euchre.auction import PASS, Auction, claimants, contract, gifts
 from arena.games.bid_euchre.cards import SUITS, TABLES, TOKENS, TrumpTable
 from arena.games.bid_euchre.dealing import deal
@@ -312,6 +312,17 @@ class BidEuchreState(GameState):
         if self.trick:
             tricks.append((eff[self.trick[0][1]], tuple(self.trick)))
         return resample.suit_voids(tricks, lambda t, led: eff[t] == led, SUITS)
+
+    def play_ranks(self) -> PlayRanks | None:
+        """Cards rank by the contract's table (§4); only tricks score, so no card has points."""
+        if self._phase != PLAY or self.to_act is None:
+            return None
+        table: TrumpTable = self.table  # type: ignore[assignment]  # in the play trumps are named
+        eff, power, seat, base = table.eff, table.power, self.to_act, self.game.actions.play_base
+        mine = {base + t: (eff[t], power[t], 0) for t in bits(self.masks[seat])}
+        others = [(eff[t], power[t]) for s in range(4) if s != seat for t in bits(self.masks[s])]
+        others += [(eff[t], power[t]) for _, t in self.trick]
+        return mine, others
 
     def _resample_layout(self, seat: int) -> resample.Layout:
         g = self.game

@@ -44,6 +44,11 @@ class FiftySixGame(Game):
     def side_of(self, seat: int) -> int:
         return self.team_of[seat]
 
+    def hand_value(self, result: Mapping[str, Any], side: int) -> float:
+        """The solver's value: the card points the team won (§9.5), not its tables: the tables are a
+        step of them (made or not, §10), so the points are the finer score of the same play."""
+        return float(result["points"][side])
+
     @property
     def num_actions(self) -> int:
         return len(self.table)

@@ -12,12 +12,13 @@ import copy
 import random
 from typing import TYPE_CHECKING, Any, Sequence
 
-from arena.games.base import DeckSource, GameState, MatchEnd
+from arena.games.base import DeckSource, GameState, MatchEnd, PlayRanks
 from arena.games.fifty_six import scoring, view
 from arena.games.fifty_six.actions import NT
 from arena.games.fifty_six.auction import Auction
 from arena.games import resample
-from arena.games.fifty_six.cards import KIND_POINTS, TOKEN, hand_size, pack_tokens, remove, tokens
+from arena.games.bitmask import bits
+from arena.games.fifty_six.cards import KIND_POINTS, LOW, TOKEN, hand_size, pack_tokens, remove, tokens
 from arena.games.fifty_six.dealing import deal, deal_order
 from arena.games.fifty_six.play import beats, playable
 
@@ -248,6 +249,17 @@ class FiftySixState(GameState):
         if self.trick:
             tricks.append((self.trick[0][1] >> 3, tuple(self.trick)))
         return resample.suit_voids(tricks, lambda kind, led: kind >> 3 == led, "SCDH")
+
+    def play_ranks(self) -> PlayRanks | None:
+        """A kind's suit and strength (§4.2) are its bits; its points are §4.3's. Both copies of a
+        kind count (an identical card played later loses, E15: an equal power is not "alike")."""
+        if self.phase_code != PLAY or self.to_act is None:
+            return None
+        seat, play_id = self.to_act, self.game.table.play_id
+        mine = {play_id[k]: (k >> 3, k & 7, KIND_POINTS[k]) for k in bits(self.hands[seat] & LOW)}
+        others = [(k >> 3, k & 7) for s in self.active_seats if s != seat for k in bits(self.hands[s] & LOW)]
+        others += [(k >> 3, k & 7) for _, k in self.trick]
+        return mine, others
 
     def _resample_layout(self, seat: int) -> resample.Layout:
         others = [s for s in self.active_seats if s != seat]

@@ -12,7 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from arena.games import resample
-from arena.games.base import DeckSource, GameState, MatchEnd
+from arena.games.base import DeckSource, GameState, MatchEnd, PlayRanks
 from arena.games.bitmask import bits
 from arena.games.five_hundred import auction, play, view
 from arena.games.five_hundred.actions import NT, OM, Bid
@@ -305,6 +305,25 @@ class FiveHundredState(GameState):
         if self.trick:
             tricks.append((self.led, tuple(self.trick)))
         return resample.suit_voids(tricks, lambda c, led: eff[c] == led, SUITS)
+
+    def play_ranks(self) -> PlayRanks | None:
+        """Cards rank by their strength in their own effective suit (``value``, R-2.4); only tricks
+        score. The suitless joker (effective suit 4) is special: never merged, and it wins whatever
+        trick it is in, so it lies between no two cards of a suit."""
+        if self.stage != PLAY:
+            return None
+        g, eff, value, seat = self.game, self.eff, self.value, self.turn
+        joker = g.pack.joker
+        mine = {g.play_base + c: (eff[c], value[eff[c]][c], 0) for c in bits(self.hands[seat])
+                if c != joker and eff[c] < 4}
+        held = [c for s in range(self.n) if s != seat for c in bits(self.hands[s])] + [c for _, c in self.trick]
+        return mine, [(eff[c], value[eff[c]][c]) for c in held if eff[c] < 4]
+
+    def allies(self, seat: int) -> frozenset[int]:
+        """Five players (R-6.1): the contractor's partners are chosen per hand and score with it."""
+        if self.n == 5 and seat in self.members:
+            return frozenset(self.members)
+        return super().allies(seat)
 
     def _resample_layout(self, seat: int) -> resample.Layout:
         g = self.game

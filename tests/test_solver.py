@@ -1,0 +1,296 @@
+"""arena.solver (issue #35): the exact solver agrees with a plain minimax (no pruning, no table) on
+small positions of every game and player count, equals playing the last trick out, and refuses what
+it cannot solve in one line. The last tests break the solver on purpose (a key without the trick in
+progress, one side's aim flipped) and check that the brute-force comparison notices."""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.errors import ArenaError
+from arena.games.base import GameState
+import arena.solver as solver_module
+from arena.solver import SolverError, Solver, SolveTimeout, equivalent_groups, solve, solve_ids
+
+# (game, options, tricks left at the position): three tricks where the brute force stays small,
+# two with five players or more (its tree grows as (cards in hand)! per seat)
+CASES = [
+    ("five_hundred", {"players": 2}, 3), ("five_hundred", {"players": 3}, 3), ("five_hundred", {"players": 4}, 3),
+    ("five_hundred", {"players": 5}, 2), ("five_hundred", {"players": 6}, 2),
+    ("five_hundred", {"players": 6, "six_player_teams": "3x2"}, 2),
+    ("fifty_six", {"players": 4}, 3), ("fifty_six", {"players": 6}, 2), ("fifty_six", {"players": 8}, 2),
+    ("all_fours", {"players": 2}, 3), ("all_fours", {"players": 4}, 3),
+    ("all_fours", {"players": 4, "illegal_play_mode": "penalize"}, 3),
+    ("bid_euchre", {"players": 4}, 3), ("bid_euchre", {"players": 4, "illegal_play_mode": "penalize"}, 3),
+]
+POSITIONS = 8  # telling random positions per case (see mismatches)
+TRIES = 150  # positions tried per case at most
+
+
+def play_kind(state: GameState) -> bool:
+    return state.game.page()["phases"].get(state.phase) == "play"
+
+
+def position(game: Any, seed: int, tricks_left: int) -> GameState:
+    """A random position in the card play with at most ``tricks_left`` cards in any hand, sometimes
+    in the middle of a trick (random legal play from a seeded match; forced to the play phase)."""
+    rng = random.Random(f"solver/{seed}")
+    state = game.new_match(seed=f"solver/{seed}")
+    extra = rng.randrange(game.players)  # plays into the trick after the hands got small enough
+    while True:
+        if state.current_player() is None:
+            state = game.new_match(seed=f"solver/{seed}/{rng.random()}")
+            continue
+        if play_kind(state):
+            sizes = state.observation(state.current_player())["hand_sizes"]
+            if max(sizes) <= tricks_left:
+                if extra == 0 or max(sizes) < tricks_left:
+                    return state
+                extra -= 1
+        state.apply_id(rng.choice(state.legal_action_ids()))
+
+def brute_force(state: GameState, hand: int, side: int, allies: frozenset[int]) -> float:
+    """Plain minimax over the engine: every line played to the hand's end, no pruning, no table."""
+    seat = state.current_player()
+    assert seat is not None
+    values = []
+    for move in state.legal_action_ids():
+        child = state.clone()
+        child.apply_id(move)
+        if len(child.deal_results) > hand:
+            values.append(child.game.hand_value(child.deal_results[hand], side))
+        else:
+            values.append(brute_force(child, hand, side, allies))
+    return max(values) if seat in allies else min(values)
+
+
+def brute_force_root(state: GameState) -> dict[int, float]:
+    seat = state.current_player()
+    assert seat is not None
+    side, allies, hand = state.game.side_of(seat), state.allies(seat), len(state.deal_results)
+    out = {}
+    for move in state.legal_action_ids():
+        child = state.clone()
+        child.apply_id(move)
+        out[move] = (child.game.hand_value(child.deal_results[hand], side) if len(child.deal_results) > hand
+                     else brute_force(child, hand, side, allies))
+    return out
+
+
+def mismatches(registry: Any, cases: list[tuple[str, dict[str, Any], int]], wanted: int) -> list[str]:
+    """Positions where ``solve`` and the brute force differ. Each case is tried on seeded positions
+    until ``wanted`` of them are *telling* (their moves' values differ: random auctions often leave
+    a hand whose every card scores the same, which would check little), at most :data:`TRIES`."""
+    found = []
+    for name, options, left in cases:
+        game = registry.game(name, options)
+        telling = 0
+        for seed in range(TRIES):
+            state = position(game, seed, left)
+            want, got = brute_force_root(state), solve_ids(state)
+            if want != got:
+                found.append(f"{name} {options} seed {seed}: brute force {want}, solve {got}")
+            telling += len(set(want.values())) > 1
+            if telling == wanted:
+                break
+        assert telling >= min(wanted, 3), f"{name} {options}: only {telling} telling positions in {TRIES}"
+    return found
+
+
+@pytest.mark.parametrize("name, options, left", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_solve_equals_brute_force_on_small_positions(registry, name, options, left):
+    assert mismatches(registry, [(name, options, left)], POSITIONS) == []
+
+
+def test_at_the_last_trick_solve_equals_playing_it_out(registry):
+    for name in ("five_hundred", "fifty_six", "all_fours", "bid_euchre"):
+        game = registry.game(name)
+        for seed in range(4):
+            state = position(game, seed, 1)
+            seat = state.current_player()
+            hand, side = len(state.deal_results), game.side_of(seat)
+            values = solve(state)
+            for action, value in values.items():
+                played = state.clone()
+                played.apply(action)
+                while len(played.deal_results) == hand:  # one card left each: every play is forced
+                    (only,) = played.legal_action_ids()
+                    played.apply_id(only)
+                assert value == game.hand_value(played.deal_results[hand], side), (name, seed, action)
+
+
+def test_the_value_is_each_game_s_own_hand_score(registry):
+    """Five Hundred, Bid Euchre and All Fours: the hand's score change; 56: the card points won."""
+    for name, key in (("five_hundred", "changes"), ("all_fours", "changes"), ("bid_euchre", "changes"),
+                      ("fifty_six", "points")):
+        game = registry.game(name)
+        state = position(game, 5, 1)
+        hand = len(state.deal_results)
+        while len(state.deal_results) == hand:
+            state.apply_id(state.legal_action_ids()[0])
+        result = state.deal_results[hand]
+        assert [game.hand_value(result, side) for side in range(game.num_sides)] == result[key]
+
+
+def test_five_player_partners_score_with_the_contractor(registry):
+    game = registry.game("five_hundred", {"players": 5})
+    for seed in range(40):
+        state = position(game, seed, 3)
+        members = frozenset(state.members)  # type: ignore[attr-defined]
+        if len(members) > 1:
+            for seat in members:
+                assert state.allies(seat) == members
+            outside = next(s for s in range(5) if s not in members)
+            assert state.allies(outside) == frozenset({outside})
+            return
+    pytest.fail("no five-player hand with a partner in 40 seeds")
+
+
+def test_what_cannot_be_solved_is_refused_in_one_line(registry):
+    game = registry.game("five_hundred")
+    state = game.new_match(seed=1)
+    with pytest.raises(SolverError, match=r"phase 'auction' \(kind 'bid'\), not in the card play"):
+        solve(state)
+    with pytest.raises(SolverError, match=r"got a dict, not a GameState: .*state.resample\(seat, rng\)"):
+        solve(state.observation(0))  # type: ignore[arg-type]
+    over = registry.game("bid_euchre", {"max_hands": 1}).new_match(seed=2)
+    while over.current_player() is not None:
+        over.apply_id(over.legal_action_ids()[0])
+    with pytest.raises(SolverError, match="match is over"):
+        solve(over)
+    for error in (SolverError("x"), SolveTimeout("x")):
+        assert isinstance(error, ArenaError) and "\n" not in str(error)
+
+
+def test_a_time_limit_stops_a_long_solve(registry):
+    state = position(registry.game("five_hundred"), 3, 10)
+    with pytest.raises(SolveTimeout, match="no result within the limit"):
+        solve(state, seconds=0.01)
+
+
+def test_a_key_without_the_trick_in_progress_is_caught(registry, monkeypatch):
+    monkeypatch.setattr(Solver, "key", lambda self, done, trick, seat: (done, (), seat))
+    found = mismatches(registry, [("bid_euchre", {}, 3), ("fifty_six", {}, 3)], POSITIONS)
+    assert found, "the brute-force comparison did not notice a transposition key without the trick"
+
+
+def test_a_side_playing_for_the_other_is_caught(registry, monkeypatch):
+    monkeypatch.setattr(Solver, "maximises", lambda self, seat: seat not in self.allies if seat % 2 else seat in self.allies)
+    found = mismatches(registry, [("five_hundred", {}, 3), ("all_fours", {}, 3)], POSITIONS)
+    assert found, "the brute-force comparison did not notice seats playing against their own side"
+
+
+def test_values_are_finite_numbers_for_every_legal_action(registry):
+    state = position(registry.game("all_fours"), 2, 3)
+    values = solve(state)
+    assert sorted(values) == sorted(state.legal_actions())
+    assert all(math.isfinite(v) for v in values.values())
+
+
+needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+
+@needs_bwrap
+def test_a_sandboxed_bot_solves_with_the_arena_runtime_alone(registry, tmp_path):
+    """tests/sandbox_bots/solving.py plays two hands of 56 in a sandbox (which shows it the arena's
+    runtime and its own code only), solving every last-tricks decision it has a choice in."""
+    from arena.players.hosts import InProcessHost
+    from arena.players.sandboxed import SandboxHost
+    from arena.referee import Referee
+    from bots.random_bot import RandomBot
+
+    log = tmp_path / "solving.log"
+    game = registry.game("fifty_six", {"max_hands": 2})
+    hosts = [SandboxHost("tests.sandbox_bots.solving:make", {}, 0, log_path=str(log)),
+             *(InProcessHost(RandomBot(seat)) for seat in (1, 2, 3))]
+    try:
+        result = Referee(game, hosts, ["solving", "random", "random", "random"], seed=4).play()
+    finally:
+        for host in hosts:
+            host.close()
+    assert result.termination.how in ("normal", "unfinished") and not result.faults, [f.as_dict() for f in result.faults]
+    solved = [line for line in log.read_text().splitlines() if line.startswith("solved ")]
+    assert solved, f"the bot never solved: its log says {log.read_text()[-2000:]!r}"
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "solver.md"
+
+
+def _doc_block(first_line: str) -> str:
+    match = re.search(rf"```python\n({re.escape(first_line)}.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    assert match, f"docs/solver.md has no python block starting {first_line!r}"
+    return match.group(1)
+
+
+def test_the_docs_example_solves_a_position(capsys):
+    exec(compile(_doc_block("# solve a position"), str(DOC), "exec"), {})
+    assert re.match(r"seat \d plays play \S+: \{'play ", capsys.readouterr().out)
+
+
+def test_the_docs_bot_plays_a_match_and_solves(registry, tmp_path, monkeypatch):
+    from arena.players.hosts import InProcessHost
+    from arena.referee import Referee
+    from bots.random_bot import RandomBot
+
+    package = tmp_path / "my_bots"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "solving.py").write_text(_doc_block("# my_bots/solving.py"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        module = importlib.import_module("my_bots.solving")
+        calls = []
+        monkeypatch.setattr(module, "solve", lambda state, **kw: calls.append(1) or solve(state, **kw))
+        hosts = [InProcessHost(module.make({}, seat) if seat % 2 == 0 else RandomBot(seat)) for seat in range(4)]
+        result = Referee(registry.game("bid_euchre", {"max_hands": 2}), hosts,
+                         ["solving", "random", "solving", "random"], seed=3).play()
+        assert result.termination.how in ("normal", "unfinished") and not result.faults, [f.as_dict() for f in result.faults]
+        assert calls, "the docs' bot never solved"
+    finally:
+        for name in [n for n in sys.modules if n == "my_bots" or n.startswith("my_bots.")]:
+            del sys.modules[name]
+
+
+@pytest.mark.parametrize("name", ["five_hundred", "fifty_six", "all_fours", "bid_euchre"])
+def test_equivalent_cards_are_merged_and_are_worth_the_same(registry, name):
+    """Every game ranks its plays for the pruning (not None), some positions have a group of two or
+    more, and the brute force gives every card of a group the same value."""
+    game = registry.game(name)
+    merged = 0
+    for seed in range(60):
+        state = position(game, seed, 3)
+        ranks = state.play_ranks()
+        assert ranks is not None
+        want = brute_force_root(state)
+        for group in equivalent_groups(state.legal_action_ids(), ranks):
+            assert len({want[move] for move in group}) == 1, (seed, group, want)
+            merged += len(group) > 1
+    assert merged >= 3, f"{name}: only {merged} groups of equivalent cards in 60 positions"
+
+
+def test_a_pruning_blind_to_the_other_cards_is_caught(registry, monkeypatch):
+    blind = solver_module.equivalent_groups
+    monkeypatch.setattr(solver_module, "equivalent_groups",
+                        lambda moves, ranks: blind(moves, None if ranks is None else (ranks[0], [])))
+    found = mismatches(registry, [("bid_euchre", {}, 3), ("all_fours", {}, 3)], POSITIONS)
+    assert found, "the brute-force comparison did not notice cards merged across an opponent's card"
+
+
+def test_the_grouping_rule_counts_an_equal_card_outside_as_between():
+    """56 and Bid Euchre hold two copies of each card, and the copy played first wins: the mover's
+    K and Q (nothing between) differ when another seat holds the other K."""
+    mine = {10: (0, 2, 0), 11: (0, 3, 0), 12: (0, 5, 1), 20: (1, 2, 0)}
+    assert equivalent_groups([10, 11, 12, 20], (mine, [(1, 4), (0, 1), (0, 6)])) == [[10, 11], [12], [20]]
+    assert equivalent_groups([10, 11, 12, 20], (mine, [(0, 3)])) == [[10], [11], [12], [20]]
+    assert equivalent_groups([10, 11, 12, 20], (mine, [(0, 2)])) == [[10], [11], [12], [20]]
+    assert equivalent_groups([11, 10, 99], (mine, [])) == [[11, 10], [99]]  # the moves' order; unranked alone
+    assert equivalent_groups([10, 11], None) == [[10], [11]]
