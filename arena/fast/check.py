@@ -1,0 +1,236 @@
+"""The differential check of the fast path against the Python engines (the rules of record).
+
+Random matches of every bundled game, in every configuration that changes the card play
+(:data:`CONFIGS`: each player count, and each option that changes the legal plays, the trick
+winners or the points), are played by the Python engine with uniformly random choices. At every
+decision of the card play (a *position*) the fast path's legal plays are compared with the engine's;
+at every trick the engine finishes, the fast path's winner and trick points with the engine's; and
+at a share of the positions (:data:`PLAYOUT_SHARE`) a fast-path random playout of the rest of the
+hand is replayed in a clone of the engine, every play of it checked legal there, and the tricks
+per seat, the card points, the revokes or reneges and how the hand ended compared with the
+engine's result of the hand.
+
+``tests/test_fastpath.py`` runs it at a few thousand positions; ``arena bench --only fastpath``
+at a million (docs/fastpath.md).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from arena import fast
+
+# (game, options): every player count, and every option that changes what may be played, who takes
+# a trick or what it counts. Five Hundred's contracts (suits, no trumps with or without a nominated
+# joker, misere with its partners sitting out) and 56's knock-outs (fewer active seats, a smaller
+# pack) come from the random auctions and the matches' course; small 56 tables knock teams out soon.
+CONFIGS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("five_hundred", {"players": 4}),
+    ("five_hundred", {"players": 4, "joker_lead_last_trick_only": True}),
+    ("five_hundred", {"players": 4, "sans_kitty": True, "allow_blind_misere": True}),
+    ("five_hundred", {"players": 2}),
+    ("five_hundred", {"players": 3}),
+    ("five_hundred", {"players": 5}),
+    ("five_hundred", {"players": 6}),
+    ("five_hundred", {"players": 6, "six_player_teams": "3x2"}),
+    ("fifty_six", {"players": 4}),
+    ("fifty_six", {"players": 6, "initial_tables": 2}),
+    ("fifty_six", {"players": 8, "initial_tables": 2}),
+    ("fifty_six", {"players": 8, "team_mode": "two_sides", "initial_tables": 3}),
+    ("all_fours", {"players": 4}),
+    ("all_fours", {"players": 2}),
+    ("all_fours", {"players": 4, "no_undertrump": True}),
+    ("all_fours", {"players": 2, "no_undertrump": True}),
+    ("all_fours", {"players": 4, "illegal_play_mode": "penalize"}),
+    ("all_fours", {"players": 2, "illegal_play_mode": "penalize", "no_undertrump": True}),
+    ("bid_euchre", {}),
+    ("bid_euchre", {"deck": "double48"}),
+    ("bid_euchre", {"joker": True}),
+    ("bid_euchre", {"deck": "double48", "joker": True, "illegal_play_mode": "penalize"}),
+    ("bid_euchre", {"allow_no_trump": True, "illegal_play_mode": "penalize"}),
+    ("bid_euchre", {"deck": "double48", "allow_no_trump": True, "help_exchange_count": 3}),
+)
+PLAYOUT_SHARE = 1 / 16  # of the positions, those from which a fast playout is replayed in the engine
+MAX_HANDS = 40  # deals per match (random play never ends some matches)
+MISMATCHES_KEPT = 20
+
+
+@dataclass
+class Report:
+    """What one check counted (``mismatches``: a line each, the first :data:`MISMATCHES_KEPT`)."""
+
+    positions: int = 0  # card-play decisions whose legal plays were compared
+    tricks: int = 0  # finished tricks whose winner and points were compared
+    playouts: int = 0  # fast playouts replayed in the engine
+    plays_replayed: int = 0
+    mismatch_count: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    by_config: dict[str, int] = field(default_factory=dict)  # positions per configuration
+
+    def miss(self, what: str) -> None:
+        self.mismatch_count += 1
+        if len(self.mismatches) < MISMATCHES_KEPT:
+            self.mismatches.append(what)
+
+    def add(self, other: "Report") -> None:
+        self.positions += other.positions
+        self.tricks += other.tricks
+        self.playouts += other.playouts
+        self.plays_replayed += other.plays_replayed
+        self.mismatch_count += other.mismatch_count
+        self.mismatches += other.mismatches[:MISMATCHES_KEPT - len(self.mismatches)]
+        self.by_config.update(other.by_config)
+
+
+def config_name(name: str, options: dict[str, Any]) -> str:
+    return name + "".join(f" {k}={v}" for k, v in options.items())
+
+
+def make_game(name: str, options: dict[str, Any]) -> Any:
+    from arena.games.all_fours.game import AllFoursGame
+    from arena.games.bid_euchre.game import BidEuchreGame
+    from arena.games.fifty_six.game import FiftySixGame
+    from arena.games.five_hundred.game import FiveHundredGame
+    classes = {"five_hundred": FiveHundredGame, "fifty_six": FiftySixGame, "all_fours": AllFoursGame,
+               "bid_euchre": BidEuchreGame}
+    return classes[name]({**options, "max_hands": MAX_HANDS})
+
+
+def check(positions: int, seed: int | str = 0, configs: tuple[tuple[str, dict[str, Any]], ...] = CONFIGS,
+          playout_share: float = PLAYOUT_SHARE, on_position: Callable[[Any, fast.Position], None] | None = None) -> Report:
+    """Compare the fast path with the engines on ``positions`` positions, shared evenly by ``configs``."""
+    report = Report()
+    for index, (name, options) in enumerate(configs):
+        share = positions // len(configs) + (1 if index < positions % len(configs) else 0)
+        one = check_game(make_game(name, options), share, f"{seed}/{index}", playout_share, on_position)
+        one.by_config = {config_name(name, options): one.positions}
+        report.add(one)
+    return report
+
+
+def _engine_winner(state: Any, results_before: int) -> int:
+    """The seat that took the trick the last action finished (the engines keep (leader, cards,
+    winner, ...) per trick; a finished hand's result lists its tricks with their winners)."""
+    if len(state.deal_results) > results_before:
+        return int(state.deal_results[results_before]["tricks"][-1]["winner"])
+    return int(state.tricks[-1][2])
+
+
+def _engine_points(name: str, state: Any, results_before: int, cards: bytes) -> int:
+    if name == "fifty_six":
+        if len(state.deal_results) > results_before:
+            return int(state.deal_results[results_before]["tricks"][-1]["points"])
+        return int(state.tricks[-1][3])
+    if name == "all_fours":
+        from arena.games.all_fours.cards import game_count
+        return game_count(sum(1 << c for c in set(cards)))
+    return 0
+
+
+def check_game(game: Any, positions: int, seed: int | str = 0, playout_share: float = PLAYOUT_SHARE,
+               on_position: Callable[[Any, fast.Position], None] | None = None) -> Report:
+    report = Report()
+    name = game.name
+    defaults = {option.name: option.default for option in game.option_table}
+    where = config_name(name, {k: v for k, v in game.options.items() if k != "max_hands" and v != defaults[k]})
+    rng = random.Random(f"fastcheck/{seed}")
+    kinds = game.page()["phases"]
+    match = 0
+    while report.positions < positions:
+        state = game.new_match(seed=f"fastcheck/{seed}/{match}")
+        match += 1
+        while state.current_player() is not None and report.positions < positions:
+            legal = state.legal_action_ids()
+            if kinds.get(state.phase) != "play":
+                state.apply_id(rng.choice(legal))
+                continue
+            pos = fast.position(state)
+            report.positions += 1
+            if on_position is not None:
+                on_position(state, pos)
+            mine = fast.legal_ids(state, pos)
+            if mine != legal:
+                report.miss(f"{where}: legal plays at {state.deals[-1]['actions'][-3:]}... seat {pos.turn}: "
+                            f"engine {legal}, fast {mine}")
+            if rng.random() < playout_share:
+                _check_playout(name, state, pos, rng.getrandbits(64), report, where)
+            action = rng.choice(legal)
+            results_before = len(state.deal_results)
+            state.apply_id(action)
+            if len(pos.cards) + 1 == pos.nactive:  # this card finished the trick
+                report.tricks += 1
+                cards = pos.cards + bytes([pos.card_of[action]])
+                seats = pos.seats + bytes([pos.turn])
+                won = seats[fast.trick_winner(pos, cards)]
+                engine = _engine_winner(state, results_before)
+                if won != engine:
+                    report.miss(f"{where}: trick {list(cards)} by seats {list(seats)}: engine winner {engine}, fast {won}")
+                points, engine_points = fast.trick_points(pos, cards), _engine_points(name, state, results_before, cards)
+                if points != engine_points:
+                    report.miss(f"{where}: trick {list(cards)}: engine points {engine_points}, fast {points}")
+    return report
+
+
+def _check_playout(name: str, state: Any, pos: fast.Position, seed: int, report: Report, where: str) -> None:
+    """A fast random playout from ``state``, replayed in a clone of the engine, and the two compared."""
+    if name == "all_fours" and any(serious for _, serious in state.pending):
+        return  # a serious revoke earlier in this trick: the engine stops at its end; the position does not say so
+    out = fast.playout(state, seed, fast.RANDOM, pos)
+    report.playouts += 1
+    replay = state.clone()
+    results_before = len(replay.deal_results)
+    done = len(state.tricks)
+    for i, action in enumerate(out.plays):
+        if len(replay.deal_results) > results_before:
+            result = replay.deal_results[results_before]
+            if name == "all_fours" and result["end"] == "won":
+                return  # a revoke's point won the match mid-hand: the engine stopped, as it should
+            report.miss(f"{where}: the engine's hand ended after {i} of the playout's {len(out.plays)} plays")
+            return
+        if action not in replay.legal_action_ids():
+            report.miss(f"{where}: playout play {i} ({game_action(state, action)}) is not legal in the engine")
+            return
+        replay.apply_id(action)
+        report.plays_replayed += 1
+    if len(replay.deal_results) == results_before:
+        report.miss(f"{where}: the playout's {len(out.plays)} plays did not end the engine's hand")
+        return
+    result = replay.deal_results[results_before]
+    if name == "all_fours" and result["end"] == "won" and out.events:
+        return  # a revoke's point may have won the match at the trick's end
+    n = state.game.players
+    taken = [0] * n
+    points = [0] * n
+    for trick in result["tricks"][done:]:
+        taken[trick["winner"]] += 1
+        if name == "fifty_six":
+            points[trick["winner"]] += trick["points"]
+    if list(out.tricks) != taken:
+        report.miss(f"{where}: playout tricks by seat {list(out.tricks)}, engine {taken}")
+    if name == "fifty_six" and list(out.points) != points:
+        report.miss(f"{where}: playout points by seat {list(out.points)}, engine {points}")
+    if name == "all_fours":
+        from arena.games.all_fours.cards import game_count
+        counts = [game_count(state.captured[side]) for side in (0, 1)]
+        for seat in range(n):
+            counts[seat % 2] += out.points[seat]
+        if counts != result["game_counts"]:
+            report.miss(f"{where}: playout game counts {counts}, engine {result['game_counts']}")
+        revokes = len(state.revokes) + len(state.pending) + len(out.events)
+        if revokes != len(result["revokes"]) or (out.end == 2) != (result["end"] == "lost_by_revoke"):
+            report.miss(f"{where}: playout revokes {out.events} (end {out.end}), engine {result['revokes']} "
+                        f"(end {result['end']})")
+    if name == "bid_euchre":
+        reneges = list(state.reneges)
+        for seat, _, _ in out.events:
+            reneges[seat & 1] += 1
+        if reneges != result.get("reneges", [0, 0]):
+            report.miss(f"{where}: playout reneges {reneges}, engine {result.get('reneges')}")
+    if name == "five_hundred" and (out.end == 1) != bool(result["early_end"]):
+        report.miss(f"{where}: playout end {out.end}, engine early_end {result['early_end']}")
+
+
+def game_action(state: Any, action: int) -> str:
+    return str(state.game.action_string(action))

@@ -1,0 +1,10 @@
+"""The one thing pyproject.toml cannot say: the optional C extension of the fast path.
+
+``arena.fast._play`` (arena/fast/_play.c, plain C against the CPython API) is built when a C
+compiler and Python's headers are there; ``optional=True`` makes a failed build a warning, so the
+install goes on without it and ``arena.fast.available()`` is False (docs/fastpath.md).
+"""
+
+from setuptools import Extension, setup
+
+setup(ext_modules=[Extension("arena.fast._play", ["arena/fast/_play.c"], optional=True)])
