@@ -16,7 +16,7 @@ from arena.plugins import hookimpl
 if TYPE_CHECKING:
     from arena.plugins.manager import Registry
 
-GROUPS = ("engines", "search", "solver", "envs", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder", "peer")
+GROUPS = ("engines", "fastpath", "search", "solver", "envs", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder", "peer")
 _MODULES = {"grpc": "remote"}  # group -> module of arena.bench, where the names differ
 
 

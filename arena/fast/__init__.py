@@ -21,7 +21,10 @@ option that changes the play (:mod:`arena.fast.check`).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Sequence
+import weakref
+from typing import Any, Callable, NamedTuple, Sequence
+
+from arena.games.bitmask import bits
 
 try:
     from arena.fast import _play  # type: ignore[attr-defined]
@@ -80,67 +83,88 @@ class Playout(NamedTuple):
     end: int  # 0 every card played; 1 a misere contractor took a trick; 2 a serious revoke (All Fours)
 
 
-_RULES: dict[tuple, tuple[Any, dict[int, int]]] = {}
+_RULES: dict[tuple, tuple[Any, dict[int, int], Any]] = {}
 
 
 def _rules(eff: Sequence[int], power: Sequence[int], points: Sequence[int], ids: Sequence[int], *, trump: int,
            nxt: Sequence[int], nactive: int, mode: int = 0, penalize: bool = False, dup: bool = False,
            no_undertrump: bool = False, joker: int = -1, joker_lead_base: int = -1, joker_last_only: bool = False,
            forced_joker: bool = False, serious_mask: int = 0, stop_seat: int = -1) -> tuple[Any, dict[int, int]]:
-    """The (cached) Rules object of these tables (shorter than 64: padded, no card there) and the
-    card of each play id."""
+    """A Rules object of these tables (shorter than 64: padded, no card there) and the card of each
+    play id."""
     pad = [0] * 64
-    key = (tuple(eff), tuple(power), tuple(points), tuple(ids), trump, tuple(nxt), nactive, mode, penalize, dup,
-           no_undertrump, joker, joker_lead_base, joker_last_only, forced_joker, serious_mask, stop_seat)
+    card_of = {a: c for c, a in enumerate(ids) if a >= 0}
+    if joker_lead_base >= 0:
+        card_of.update(dict.fromkeys(range(joker_lead_base, joker_lead_base + 4), joker))
+    rules = _module().Rules(
+        bytes((list(eff) + pad)[:64]), bytes((list(power) + pad)[:64]), bytes((list(points) + pad)[:64]),
+        (list(ids) + [-1] * 64)[:64], trump, mode, int(penalize), int(dup), int(no_undertrump), joker,
+        joker_lead_base, int(joker_last_only), int(forced_joker), serious_mask, bytes(nxt), nactive, stop_seat)
+    return rules, card_of
+
+
+def _cached(key: tuple, build: Callable[[], tuple[Any, dict[int, int]]], keep: Any = None) -> tuple[Any, dict[int, int]]:
+    """The Rules (and card of each play id) of ``key``, made by ``build`` the first time. ``keep``:
+    an object whose id is in the key, kept alive with the entry so that the id is not reused."""
     found = _RULES.get(key)
     if found is None:
         if len(_RULES) > 4096:
             _RULES.clear()
-        card_of = {a: c for c, a in enumerate(ids) if a >= 0}
-        if joker_lead_base >= 0:
-            card_of.update(dict.fromkeys(range(joker_lead_base, joker_lead_base + 4), joker))
-        rules = _module().Rules(
-            bytes((list(eff) + pad)[:64]), bytes((list(power) + pad)[:64]), bytes((list(points) + pad)[:64]),
-            (list(ids) + [-1] * 64)[:64], trump, mode, int(penalize), int(dup), int(no_undertrump), joker,
-            joker_lead_base, int(joker_last_only), int(forced_joker), serious_mask, bytes(nxt), nactive, stop_seat)
-        found = _RULES[key] = (rules, card_of)
-    return found
+        rules, card_of = build()
+        found = _RULES[key] = (rules, card_of, keep)
+    return found[0], found[1]
 
 
 # -- reading each engine's play state -----------------------------------------------------------------
 def _five_hundred(st: Any) -> Position:
     g = st.game
-    pack = g.pack
-    eff, value = st.eff, st.value
     bid = st.bid
-    power = [value[e][c] if e < 4 else 0 for c, e in enumerate(eff)]  # the suitless joker: alone in its suit
     trump = bid.strain if bid.strain < 4 else (4 if st.suitless else -1)
-    ids = [g.play_base + c for c in range(pack.size)]
-    rules, card_of = _rules(eff, power, (), ids, trump=trump, nxt=st.next_active, nactive=st.nactive, joker=pack.joker,
-                   joker_lead_base=g.joker_lead_base if st.suitless else -1, joker_last_only=g.joker_last_only,
-                   forced_joker=st.forced_joker, stop_seat=st.contractor if bid.misere else -1)
+    stop = st.contractor if bid.misere else -1
+    key = ("five_hundred", id(st.eff), g.play_base, g.joker_lead_base, trump, tuple(st.next_active), st.nactive,
+           st.suitless, g.joker_last_only, st.forced_joker, stop)
+
+    def build() -> tuple[Any, dict[int, int]]:
+        pack, eff, value = g.pack, st.eff, st.value
+        power = [value[e][c] if e < 4 else 0 for c, e in enumerate(eff)]  # the suitless joker: alone in its suit
+        return _rules(eff, power, (), [g.play_base + c for c in range(pack.size)], trump=trump, nxt=st.next_active,
+                      nactive=st.nactive, joker=pack.joker, joker_lead_base=g.joker_lead_base if st.suitless else -1,
+                      joker_last_only=g.joker_last_only, forced_joker=st.forced_joker, stop_seat=stop)
+
+    rules, card_of = _cached(key, build, st.eff)  # the context's tables live as long as the pack
     trick = st.trick
     return Position(rules, tuple(st.hands), st.turn, bytes(s for s, _ in trick), bytes(c for _, c in trick),
                     st.led if trick else -1, st.suits_led, st.nactive, card_of)
 
 
 def _fifty_six(st: Any) -> Position:
-    from arena.games.fifty_six.cards import KIND_POINTS
     g = st.game
-    rules, card_of = _rules([k >> 3 for k in range(32)], [k & 7 for k in range(32)], KIND_POINTS, g.table.play_id,
-                   trump=st.trump, nxt=st.nxt, nactive=st.n, dup=True)
+    key = ("fifty_six", id(g.table), st.trump, tuple(st.nxt), st.n)
+
+    def build() -> tuple[Any, dict[int, int]]:
+        from arena.games.fifty_six.cards import KIND_POINTS
+        return _rules([k >> 3 for k in range(32)], [k & 7 for k in range(32)], KIND_POINTS, g.table.play_id,
+                      trump=st.trump, nxt=st.nxt, nactive=st.n, dup=True)
+
+    rules, card_of = _cached(key, build, g.table)
     trick = st.trick
     return Position(rules, tuple(st.hands), st.to_act, bytes(s for s, _ in trick), bytes(k for _, k in trick),
                     trick[0][1] >> 3 if trick else -1, 0, st.n, card_of)
 
 
 def _all_fours(st: Any) -> Position:
-    from arena.games.all_fours.actions import PLAY
-    from arena.games.all_fours.cards import COUNT_OF_RANK, TOP_FIVE
     g, n, trump = st.g, st.n, st.trump
-    rules, card_of = _rules([c // 13 for c in range(52)], [c % 13 for c in range(52)], [COUNT_OF_RANK[c % 13] for c in range(52)],
-                   [PLAY + c for c in range(52)], trump=trump, nxt=[(s + 1) % n for s in range(n)], nactive=n,
-                   mode=1, penalize=g.penalize, no_undertrump=g.no_undertrump, serious_mask=TOP_FIVE[trump])
+    key = ("all_fours", n, trump, g.penalize, g.no_undertrump)
+
+    def build() -> tuple[Any, dict[int, int]]:
+        from arena.games.all_fours.actions import PLAY
+        from arena.games.all_fours.cards import COUNT_OF_RANK, TOP_FIVE
+        return _rules([c // 13 for c in range(52)], [c % 13 for c in range(52)],
+                      [COUNT_OF_RANK[c % 13] for c in range(52)], [PLAY + c for c in range(52)], trump=trump,
+                      nxt=[(s + 1) % n for s in range(n)], nactive=n, mode=1, penalize=g.penalize,
+                      no_undertrump=g.no_undertrump, serious_mask=TOP_FIVE[trump])
+
+    rules, card_of = _cached(key, build)
     return Position(rules, tuple(st.hands), st._to_act, bytes(st.trick_seats), bytes(st.trick),
                     st.trick[0] // 13 if st.trick else -1, 0, n, card_of)
 
@@ -150,34 +174,52 @@ def _bid_euchre(st: Any) -> Position:
     table = st.table
     a = g.actions
     out = st.sitting_out
-    nxt = []
-    for s in range(4):
-        t = (s + 1) & 3
-        nxt.append((t + 1) & 3 if t == out else t)
     nactive = 4 if out is None else 3
-    rules, card_of = _rules(table.eff, [max(p, 0) for p in table.power], (), [a.play_base + t for t in range(a.tokens)],
-                   trump=table.trump, nxt=nxt, nactive=nactive, penalize=g.penalize, dup=True)
-    hands = []
-    for seat in range(4):  # a count per card: the second copy at bit + 32
-        counts, mask = st.counts[seat], st.masks[seat]
-        second = 0
-        for t, count in enumerate(counts):
-            if count > 1:
-                second |= 1 << t
-        hands.append(mask | second << 32)
+    key = ("bid_euchre", table.trump, out, g.penalize, a.play_base, a.tokens)
+
+    def build() -> tuple[Any, dict[int, int]]:
+        nxt = []
+        for s in range(4):
+            t = (s + 1) & 3
+            nxt.append((t + 1) & 3 if t == out else t)
+        return _rules(table.eff, [max(p, 0) for p in table.power], (), [a.play_base + t for t in range(a.tokens)],
+                      trump=table.trump, nxt=nxt, nactive=nactive, penalize=g.penalize, dup=True)
+
+    rules, card_of = _cached(key, build)
+    if g.tricks > 6:  # the double deck: a count per card, the second copy at bit + 32
+        hands = []
+        for counts, mask in zip(st.counts, st.masks):
+            second = 0
+            for t in bits(mask):
+                if counts[t] > 1:
+                    second |= 1 << t
+            hands.append(mask | second << 32)
+        held = tuple(hands)
+    else:
+        held = tuple(st.masks)
     trick = st.trick
-    return Position(rules, tuple(hands), st.to_act, bytes(s for s, _ in trick), bytes(t for _, t in trick),
+    return Position(rules, held, st.to_act, bytes(s for s, _ in trick), bytes(t for _, t in trick),
                     table.eff[trick[0][1]] if trick else -1, 0, nactive, card_of)
 
 
 _READERS = {"five_hundred": _five_hundred, "fifty_six": _fifty_six, "all_fours": _all_fours, "bid_euchre": _bid_euchre}
 
 
+_PLAY_PHASES: "weakref.WeakKeyDictionary[Any, frozenset[str]]" = weakref.WeakKeyDictionary()
+
+
+def _play_phases(game: Any) -> frozenset[str]:
+    """The phases of ``game`` whose kind is the card play (from its page, read once per game)."""
+    phases = _PLAY_PHASES.get(game)
+    if phases is None:
+        phases = _PLAY_PHASES[game] = frozenset(p for p, kind in game.page()["phases"].items() if kind == "play")
+    return phases
+
+
 def supports(state: Any) -> bool:
     """Whether the fast path knows ``state``'s game (a bundled one) and it is in the card play."""
     game = state.game
-    return game.name in _READERS and state.current_player() is not None and \
-        game.page()["phases"].get(state.phase) == "play"
+    return game.name in _READERS and state.current_player() is not None and state.phase in _play_phases(game)
 
 
 def position(state: Any) -> Position:

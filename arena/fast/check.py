@@ -17,6 +17,7 @@ at a million (docs/fastpath.md).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -68,6 +69,7 @@ class Report:
     mismatch_count: int = 0
     mismatches: list[str] = field(default_factory=list)
     by_config: dict[str, int] = field(default_factory=dict)  # positions per configuration
+    features: Counter[str] = field(default_factory=Counter)  # positions per play feature met (:func:`features`)
 
     def miss(self, what: str) -> None:
         self.mismatch_count += 1
@@ -82,6 +84,7 @@ class Report:
         self.mismatch_count += other.mismatch_count
         self.mismatches += other.mismatches[:MISMATCHES_KEPT - len(self.mismatches)]
         self.by_config.update(other.by_config)
+        self.features.update(other.features)
 
 
 def config_name(name: str, options: dict[str, Any]) -> str:
@@ -108,6 +111,53 @@ def check(positions: int, seed: int | str = 0, configs: tuple[tuple[str, dict[st
         one.by_config = {config_name(name, options): one.positions}
         report.add(one)
     return report
+
+
+def features(name: str, state: Any, pos: fast.Position, legal: list[int]) -> list[str]:
+    """The play features a position shows (the tests ask that the check meets each of them)."""
+    out = [f"{name} seats in a trick {pos.nactive}"]
+    if name == "five_hundred":
+        bid, g = state.bid, state.game
+        out.append(f"five_hundred {'misere' if bid.misere else 'no trumps' if bid.strain == 4 else 'suit'}"
+                   f"{' suitless joker' if state.suitless else ' joker nominated' if state.nominated >= 0 else ''}")
+        if any(a >= g.joker_lead_base for a in legal):
+            out.append("five_hundred joker lead naming a suit")
+        if pos.cards and legal == [g.play_base + g.pack.joker] and state.forced_joker:
+            out.append("five_hundred forced joker")
+    elif name == "fifty_six":
+        out.append(f"fifty_six {'no trumps' if state.trump < 0 else 'trumps'}")
+        out.append(f"fifty_six {pos.nactive} of {state.game.players} seats active")
+    elif name == "all_fours":
+        if state.g.penalize and len(legal) > lawful_count(pos):
+            out.append("all_fours a revoke possible")
+        if state.g.no_undertrump and pos.cards:
+            out.append("all_fours no undertrump following")
+    elif name == "bid_euchre":
+        out.append(f"bid_euchre {'no trumps' if state.trump == 4 else 'trumps'}")
+        if state.game.penalize and pos.cards:
+            out.append("bid_euchre renege possible")
+        if max(pos.hands) >> 32:
+            out.append("bid_euchre two copies in a hand")
+    return out
+
+
+def lawful_count(pos: fast.Position) -> int:
+    """How many cards the following rule allows the seat to play (penalize modes allow them all)."""
+    return int(fast._module().lawful(pos.rules, pos.hands[pos.turn], pos.led, pos.cards).bit_count())
+
+
+def _steer(game: Any, state: Any, legal: list[int], rng: random.Random) -> int:
+    """A random action, but in Five Hundred's auction a misere bid a quarter of the times one is legal,
+    and mostly passes over it (uniform random bidding seldom reaches a misere contract, and its play
+    differs: partners sit out, the suitless joker is forced, the hand stops at the contractor's trick)."""
+    if game.name == "five_hundred" and state.phase == "auction":
+        high = game.bid_of[state.high]
+        if high is not None and high.misere and 0 in legal and rng.random() < 0.8:
+            return 0  # pass: let the misere stand
+        misere = [a for a in legal if game.action_string(a) in ("bid MIS", "bid OM", "bid BM")]
+        if misere and rng.random() < 0.25:
+            return rng.choice(misere)
+    return rng.choice(legal)
 
 
 def _engine_winner(state: Any, results_before: int) -> int:
@@ -144,10 +194,11 @@ def check_game(game: Any, positions: int, seed: int | str = 0, playout_share: fl
         while state.current_player() is not None and report.positions < positions:
             legal = state.legal_action_ids()
             if kinds.get(state.phase) != "play":
-                state.apply_id(rng.choice(legal))
+                state.apply_id(_steer(game, state, legal, rng))
                 continue
             pos = fast.position(state)
             report.positions += 1
+            report.features.update(features(name, state, pos, legal))
             if on_position is not None:
                 on_position(state, pos)
             mine = fast.legal_ids(state, pos)
@@ -174,10 +225,11 @@ def check_game(game: Any, positions: int, seed: int | str = 0, playout_share: fl
 
 
 def _check_playout(name: str, state: Any, pos: fast.Position, seed: int, report: Report, where: str) -> None:
-    """A fast random playout from ``state``, replayed in a clone of the engine, and the two compared."""
+    """A fast playout from ``state`` (random, or one in four with the simple policy), replayed in a
+    clone of the engine, and the two compared."""
     if name == "all_fours" and any(serious for _, serious in state.pending):
         return  # a serious revoke earlier in this trick: the engine stops at its end; the position does not say so
-    out = fast.playout(state, seed, fast.RANDOM, pos)
+    out = fast.playout(state, seed, fast.SIMPLE if seed % 4 == 0 else fast.RANDOM, pos)
     report.playouts += 1
     replay = state.clone()
     results_before = len(replay.deal_results)

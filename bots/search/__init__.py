@@ -9,6 +9,7 @@ clock), ``rollout`` (``heuristic`` or ``random``: the policy of every seat in th
 from __future__ import annotations
 
 import importlib
+import logging
 import random
 from typing import Any, Mapping
 
@@ -25,6 +26,24 @@ DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic
 ROLLOUTS = ("heuristic", "random")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
 MARGIN = 0.05  # seconds kept back as well
+
+log = logging.getLogger("bots.search")
+_told_no_fast_path = False  # the notice below is given once a process
+
+
+def tell_fast_path() -> bool:
+    """Whether the compiled fast path (arena.fast, docs/fastpath.md) is built here; when it is not,
+    say so once a process (a warning on the ``bots.search`` logger): the bot then plays on the
+    pure-Python engines, as it did before there was one."""
+    global _told_no_fast_path
+    from arena import fast
+    if fast.available():
+        return True
+    if not _told_no_fast_path:
+        _told_no_fast_path = True
+        log.warning("search: the compiled fast path is missing (%s); searching with the pure-Python engines",
+                    fast.why_unavailable())
+    return False
 
 
 class SettingsError(ValueError):
@@ -119,6 +138,7 @@ class SearchBot(Player):
     def start_match(self, info: MatchInfo) -> None:
         from bots.search.pimc import Searcher
         self.info = info
+        tell_fast_path()
         game = bundled_game(info.game, info.options)
         if type(game).deck_for is Game.deck_for:  # it could only ever play its fallback: say so at once
             raise ValueError(f"search cannot play {info.game!r}: its engine has no search hooks (Game.deck_for, "

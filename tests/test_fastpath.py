@@ -1,0 +1,117 @@
+"""arena.fast (issue #35): the compiled card play agrees with the Python engines, the rules of record.
+
+The differential check (:mod:`arena.fast.check`) plays random matches of every game, player count
+and play-changing option with the engines and compares, at every card-play decision, the legal
+plays; at every finished trick, the winner and the points; and from a share of the positions a
+whole fast playout replayed in the engine. Here at some tens of thousands of positions (about a
+second); ``arena bench --only fastpath`` runs a million. Without the compiled extension (no
+compiler at install time) the comparisons are skipped and the fallback is tested instead.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from arena import fast
+from arena.fast import check
+
+needs_fast = pytest.mark.skipif(not fast.available(), reason=f"no compiled fast path: {fast.why_unavailable()}")
+
+POSITIONS = 30_000
+
+# Every play feature the check must meet at the suite's count (a configuration list that lost one
+# would still pass the comparisons while no longer testing it).
+FEATURES = (
+    "five_hundred seats in a trick 2", "five_hundred seats in a trick 3", "five_hundred seats in a trick 4",
+    "five_hundred seats in a trick 5", "five_hundred seats in a trick 6", "five_hundred suit",
+    "five_hundred no trumps suitless joker", "five_hundred no trumps joker nominated",
+    "five_hundred misere suitless joker", "five_hundred joker lead naming a suit", "five_hundred forced joker",
+    "fifty_six 4 of 4 seats active", "fifty_six 6 of 6 seats active", "fifty_six 8 of 8 seats active",
+    "fifty_six 6 of 8 seats active", "fifty_six 4 of 6 seats active", "fifty_six no trumps", "fifty_six trumps",
+    "all_fours seats in a trick 2", "all_fours seats in a trick 4", "all_fours a revoke possible",
+    "all_fours no undertrump following",
+    "bid_euchre seats in a trick 3", "bid_euchre seats in a trick 4", "bid_euchre no trumps", "bid_euchre trumps",
+    "bid_euchre renege possible", "bid_euchre two copies in a hand",
+)
+
+
+@pytest.fixture(scope="module")
+def report() -> check.Report:
+    return check.check(POSITIONS, seed="suite")
+
+
+@needs_fast
+def test_the_fast_path_agrees_with_the_engines_on_random_positions(report):
+    assert report.mismatch_count == 0, "\n".join(report.mismatches)
+    assert report.positions == POSITIONS
+    assert report.tricks > POSITIONS // 5
+    assert report.playouts > POSITIONS // 25 and report.plays_replayed > report.playouts * 5
+
+
+@needs_fast
+def test_the_check_covers_every_configuration_and_play_feature(report):
+    assert len(report.by_config) == len(check.CONFIGS)
+    assert min(report.by_config.values()) >= POSITIONS // len(check.CONFIGS)
+    missing = [feature for feature in FEATURES if not report.features[feature]]
+    assert not missing, f"the check met no position with {missing}"
+
+
+@needs_fast
+def test_a_playout_replays_in_the_engine_and_playouts_count_every_trick():
+    game = check.make_game("bid_euchre", {})
+    state = game.new_match(seed=3)
+    import random
+    rng = random.Random(3)
+    while not fast.supports(state):
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    out = fast.playout(state, 11)
+    tricks_left = 6
+    assert sum(out.tricks) == tricks_left and len(out.plays) == tricks_left * len(set(out.plays)) // tricks_left
+    assert fast.playout(state, 11) == out  # the same seed, the same playout
+    assert state.legal_action_ids() and fast.legal_ids(state) == state.legal_action_ids()  # state untouched
+    tricks, points, plays = fast.playouts(state, 1000, seed=5)
+    assert sum(tricks) == 1000 * tricks_left and plays == len(out.plays) * 1000 and points == (0, 0, 0, 0)
+    assert sum(fast.playouts(state, 10, seed=5, policy=fast.SIMPLE)[0]) == 10 * tricks_left
+
+
+@needs_fast
+def test_bad_tables_are_refused_with_a_value_error():
+    from arena.fast import _play
+    with pytest.raises(ValueError, match="eff must be 64 bytes"):
+        _play.Rules(b"", bytes(64), bytes(64), [-1] * 64, -1, 0, 0, 0, 0, -1, -1, 0, 0, 0, bytes([1, 0]), 2, -1)
+    rules = _play.Rules(bytes(64), bytes(64), bytes(64), [-1] * 64, -1, 0, 0, 0, 0, -1, -1, 0, 0, 0, bytes([1, 0]), 2, -1)
+    with pytest.raises(ValueError, match="at most 8 cards"):
+        _play.winner(rules, bytes(9))
+    with pytest.raises(ValueError, match="holds no card"):
+        _play.playout(rules, (0, 0), 0, b"", b"", -1, 0, 1, 0)
+
+
+def test_without_the_extension_the_arena_runs_and_the_search_bot_says_so_once():
+    """The install without a compiler (docs/fastpath.md): arena.fast imports, says why it is
+    missing, and the search bot plays on the Python engines, telling it once a process."""
+    program = r"""
+import logging, sys
+sys.modules["arena.fast._play"] = None  # as if the extension was never built
+from arena import fast
+assert not fast.available() and "not built" in fast.why_unavailable(), fast.why_unavailable()
+try:
+    fast.legal_ids(None)
+except fast.FastPathUnavailable as exc:
+    print("unavailable:", exc)
+from arena.matches import MatchSpec, play_match
+from arena.plugins import get_registry
+settings = {"samples": 2, "seconds": 0.05}
+spec = MatchSpec.single("bid_euchre", ["search", "random", "search", "random"], seed=1,
+                        options={"max_hands": 1}, settings=[settings, {}, settings, {}])
+result = play_match(spec, get_registry())
+print("hands", len(result.record["hands"]))
+"""
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "unavailable: the compiled extension arena.fast._play was not built" in done.stdout
+    assert "hands 1" in done.stdout
+    notices = [line for line in done.stderr.splitlines() if "compiled fast path is missing" in line]
+    assert len(notices) == 1, done.stderr  # two search seats, one notice
