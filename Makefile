@@ -1,7 +1,9 @@
 # The two commands of the README's quickstart; each sets itself up (a virtual environment, the install).
 # `make tournament` installs only the runtime (`pip install -e .`); `make test` adds the test extra
 # (pytest, Playwright, grpcio-tools, Ray). Each install has a stamp file of its own, so that changing
-# pyproject.toml reinstalls, and `make test` after `make tournament` installs only the extra.
+# pyproject.toml reinstalls, and `make test` after `make tournament` installs only the extra. The install
+# builds the compiled fast path (arena/fast/_play.c, setup.py) where a C compiler is, and goes on
+# without it where none is; a change to its source reinstalls too (docs/fastpath.md).
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
@@ -28,11 +30,11 @@ install-test: $(VENV)/.installed-test
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: pyproject.toml setup.py arena/fast/_play.c | $(BIN)/python
 	$(PIP) -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml setup.py arena/fast/_play.c | $(BIN)/python
 	$(PIP) -e '.[test]'
 	touch $@
 

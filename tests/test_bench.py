@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from arena import fast
 from arena.bench import GROUPS, cmd_bench
 from arena.bench.cli import BENCH
 from arena.commandline import add_command
@@ -50,6 +51,12 @@ ENVS = [f"envs.{game}.{what}" for game in GAMES for what in ("aec_steps_per_s", 
 SANDBOX = ["sandbox.startup_ms.python", "sandbox.startup_ms.cmd", "sandbox.process_startup_ms.python",
            "sandbox.process_startup_ms.cmd", "sandbox.decisions_per_s.process", "sandbox.decisions_per_s.sandbox",
            "sandbox.with_startup_decisions_per_s", "sandbox.ratio"]
+FASTPATH = ["fastpath.check.positions", "fastpath.check.tricks", "fastpath.check.playouts", "fastpath.check.mismatches",
+            "fastpath.check.positions_per_s",
+            *(f"fastpath.{game}.{what}" for game in GAMES
+              for what in ("legal.python_per_s", "legal.fast_per_s", "legal.fast_read_per_s", "legal.fast_over_python",
+                           "playout.python_per_s", "playout.fast_per_s", "playout.fast_api_per_s",
+                           "playout.fast_over_python"))]
 TARGETS = {"referee.ratio": 0.8, "isolated.ratio": 0.5, "grpc.ratio": 0.7, "tournaments.speedup": 1.7, "peer.ratio": 1.0}
 
 
@@ -117,7 +124,7 @@ def test_a_broken_group_is_reported_and_every_other_figure_still_printed(bench_r
 def test_quick_json_has_every_figure_with_its_median(report):
     figures = report["figures"]
     expected = EXPECTED + ["tournaments.matches_per_s.workers_2"] + (PEER if _has_openspiel() else []) + \
-        (ENVS if _has_rl() else []) + \
+        (ENVS if _has_rl() else []) + (FASTPATH if fast.available() else []) + \
         (SANDBOX + ["ladder.submission_to_rated_s"] if _has_sandbox() else [])
     missing = [key for key in expected if key not in figures]
     assert not missing, f"missing figures: {missing}"
@@ -130,6 +137,10 @@ def test_quick_json_has_every_figure_with_its_median(report):
             assert figures[key]["target"] == target and isinstance(figures[key]["met"], bool)
     if not _has_openspiel():
         assert "peer" in report["skipped"]
+    if not fast.available():  # no compiler at install time: skipped, with the reason
+        assert "fastpath" in report["skipped"]
+    else:
+        assert figures["fastpath.check.mismatches"]["median"] == 0, figures["fastpath.check.mismatches"]["what"]
     if not _has_rl():  # the rl extra missing: skipped, with the reason
         assert "envs" in report["skipped"]
     if not _has_sandbox():  # bubblewrap missing: skipped, with the reason (which names the package)
@@ -156,7 +167,7 @@ def test_the_subcommand_parses_and_refuses_an_unknown_group(capsys):
 
     with pytest.raises(ArenaError, match="unknown bench group"):
         cmd_bench(parser.parse_args(["bench", "--only", "nonsense"]))
-    assert set(GROUPS) == {"engines", "search", "solver", "envs", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder",
+    assert set(GROUPS) == {"engines", "fastpath", "search", "solver", "envs", "referee", "isolated", "grpc", "sandbox", "tournaments", "web", "ladder",
                            "peer"}
 
 

@@ -96,7 +96,7 @@ def test_without_the_extension_the_arena_runs_and_the_search_bot_says_so_once():
 import logging, sys
 sys.modules["arena.fast._play"] = None  # as if the extension was never built
 from arena import fast
-assert not fast.available() and "not built" in fast.why_unavailable(), fast.why_unavailable()
+assert not fast.available() and "is not built here" in fast.why_unavailable(), fast.why_unavailable()
 try:
     fast.legal_ids(None)
 except fast.FastPathUnavailable as exc:
@@ -111,7 +111,7 @@ print("hands", len(result.record["hands"]))
 """
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert "unavailable: the compiled extension arena.fast._play was not built" in done.stdout
+    assert "unavailable: the compiled extension arena.fast._play is not built here" in done.stdout
     assert "hands 1" in done.stdout
     notices = [line for line in done.stderr.splitlines() if "compiled fast path is missing" in line]
     assert len(notices) == 1, done.stderr  # two search seats, one notice

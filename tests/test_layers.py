@@ -21,7 +21,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("base: the cards, the games and the plugin kinds", (
         "arena", "arena.errors", "arena.kinds", "arena.cards", "arena.options", "arena.deals", "arena.tomlfile",
         "arena.sqlite_shared", "arena.results", "arena.rating", "arena.bradley_terry", "arena.rating_systems", "arena.account", "arena.protogen",
-        "arena.v1", "arena.games", "arena.solver")),
+        "arena.v1", "arena.games", "arena.solver", "arena.fast")),
     ("seats and referee", ("arena.players", "arena.referee", "arena.wire")),
     ("matches and records", ("arena.matches", "arena.records", "arena.store")),
     ("plugins: the registry", ("arena.plugins",)),

@@ -3,6 +3,8 @@
 Groups of figures, one module each (run in this order):
 
 * :mod:`arena.bench.engines` — random playouts through the game interface (strings and ids);
+* :mod:`arena.bench.fastpath` — the compiled card play (arena.fast): its check against the engines at a
+  million positions, and its speed beside theirs;
 * :mod:`arena.bench.solver` — the exact solver's time per solve, 4 tricks before the end and from the first lead;
 * :mod:`arena.bench.referee` — in-process matches against the bare engine loop;
 * :mod:`arena.bench.isolated` — process-isolated bots against a raw pipe round trip;

@@ -21,20 +21,23 @@ option that changes the play (:mod:`arena.fast.check`).
 
 from __future__ import annotations
 
+import importlib
 import weakref
 from typing import Any, Callable, NamedTuple, Sequence
 
 from arena.games.bitmask import bits
 
+_play: Any
+_WHY: str | None
 try:
-    from arena.fast import _play  # type: ignore[attr-defined]
+    _play = importlib.import_module("arena.fast._play")
 except ImportError as exc:  # no compiler at install time: the pure-Python engines do everything
     _play = None
-    _WHY = f"the compiled extension arena.fast._play was not built ({exc})"
+    _WHY = (f"the compiled extension arena.fast._play is not built here ({exc}); "
+            "`pip install -e .` with a C compiler builds it (docs/fastpath.md)")
 else:
     _WHY = None
 
-GAMES = ("five_hundred", "fifty_six", "all_fours", "bid_euchre")
 RANDOM, SIMPLE = 0, 1  # playout policies: uniformly random legal plays; the weakest card that wins, else the weakest
 
 

@@ -96,7 +96,7 @@ def make_game(name: str, options: dict[str, Any]) -> Any:
     from arena.games.bid_euchre.game import BidEuchreGame
     from arena.games.fifty_six.game import FiftySixGame
     from arena.games.five_hundred.game import FiveHundredGame
-    classes = {"five_hundred": FiveHundredGame, "fifty_six": FiftySixGame, "all_fours": AllFoursGame,
+    classes: dict[str, Any] = {"five_hundred": FiveHundredGame, "fifty_six": FiftySixGame, "all_fours": AllFoursGame,
                "bid_euchre": BidEuchreGame}
     return classes[name]({**options, "max_hands": MAX_HANDS})
 
