@@ -56,7 +56,8 @@ FASTPATH = ["fastpath.check.positions", "fastpath.check.tricks", "fastpath.check
             *(f"fastpath.{game}.{what}" for game in GAMES
               for what in ("legal.python_per_s", "legal.fast_per_s", "legal.fast_read_per_s", "legal.fast_over_python",
                            "playout.python_per_s", "playout.fast_per_s", "playout.fast_api_per_s",
-                           "playout.fast_over_python"))]
+                           "playout.fast_over_python")),
+            *(f"solver.{game}.last4.{what}" for game in GAMES for what in ("engine_median_ms", "fast_speedup"))]
 TARGETS = {"referee.ratio": 0.8, "isolated.ratio": 0.5, "grpc.ratio": 0.7, "tournaments.speedup": 1.7, "peer.ratio": 1.0}
 
 

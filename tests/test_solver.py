@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from arena import fast
 from arena.errors import ArenaError
 from arena.games.base import GameState
 import arena.solver as solver_module
@@ -109,6 +110,59 @@ def mismatches(registry: Any, cases: list[tuple[str, dict[str, Any], int]], want
 @pytest.mark.parametrize("name, options, left", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
 def test_solve_equals_brute_force_on_small_positions(registry, name, options, left):
     assert mismatches(registry, [(name, options, left)], POSITIONS) == []
+
+
+FAST_CASES = CASES + [
+    ("five_hundred", {"players": 4, "joker_lead_last_trick_only": True}, 4),
+    ("fifty_six", {"players": 8, "initial_tables": 2}, 3),
+    ("all_fours", {"players": 2, "illegal_play_mode": "penalize", "no_undertrump": True}, 4),
+    ("bid_euchre", {"deck": "double48", "joker": True, "illegal_play_mode": "penalize"}, 4),
+    ("bid_euchre", {"allow_no_trump": True}, 4),
+]
+
+
+@pytest.mark.skipif(not fast.available(), reason=f"no compiled fast path: {fast.why_unavailable()}")
+def test_the_fast_path_search_gives_the_engine_search_s_values(registry):
+    """With the compiled fast path (arena.fast) the solver searches its own positions; without it,
+    the engine's. Both give the same value to every move, on bigger positions than the brute force
+    takes (one trick more), of every case and some play-changing options more."""
+    differ = []
+    for name, options, left in FAST_CASES:
+        game = registry.game(name, options)
+        for seed in range(4):
+            state = position(game, 100 + seed, left + 1 if (name, options, left) in CASES else left)
+            solver = Solver(state)
+            assert solver.fast, f"{name}: the solver did not take the fast path"
+            engine, compiled = Solver(state, use_fast=False).root_values(), solver.root_values()
+            if engine != compiled:
+                differ.append(f"{name} {options} seed {seed}: engine {engine}, fast path {compiled}")
+    misere = 0
+    for seed in range(40):  # misere (partners out, the forced joker), which random bidding seldom reaches
+        state = steered_position(registry.game("five_hundred", {"players": 4}), seed, 5)
+        if state is None:
+            continue
+        misere += 1
+        engine, compiled = Solver(state, use_fast=False).root_values(), Solver(state).root_values()
+        if engine != compiled:
+            differ.append(f"five_hundred misere seed {seed}: engine {engine}, fast path {compiled}")
+    assert not differ, "\n".join(differ)
+    assert misere >= 5, f"only {misere} misere positions in 40 seeds"
+
+
+def steered_position(game: Any, seed: int, tricks_left: int) -> GameState | None:
+    """A Five Hundred misere position with at most ``tricks_left`` cards a hand, the auctions steered
+    to misere as the fast path's check steers them (arena.fast.check), or None in 60 deals."""
+    from arena.fast.check import _steer
+    rng = random.Random(f"steered/{seed}")
+    state = game.new_match(seed=f"steered/{seed}")
+    while state.current_player() is not None and len(state.deal_results) < 60:
+        if play_kind(state):
+            if len(state.tricks) >= 10 - tricks_left and state.bid.misere:  # type: ignore[attr-defined]
+                return state  # (the partners sitting out keep their ten cards)
+            state.apply_id(rng.choice(state.legal_action_ids()))
+        else:
+            state.apply_id(_steer(game, state, state.legal_action_ids(), rng))
+    return None
 
 
 def test_at_the_last_trick_solve_equals_playing_it_out(registry):

@@ -10,6 +10,11 @@ the contracts are whatever random bidding gives):
   cap of :data:`FIRST_LEAD_CAP` seconds a solve (quick: :data:`QUICK_CAP`); ``first_lead.finished``
   says how many finished, and the times are of those that did.
 
+Where the compiled fast path is built (arena.fast), the solver searches on it; ``last4`` is then
+solved a second time on the engine (``Solver(state, use_fast=False)``), giving
+``last4.engine_median_ms`` and ``last4.fast_speedup`` (all the solves' time on the engine over
+that on the fast path, the same positions one after the other).
+
 Each is reported as the median and the 99th percentile (with 40 positions that is near the slowest)
 of the solve times, in milliseconds. The figures are measured once (``--repeat`` does not apply: a
 distribution over positions is already many runs).
@@ -22,6 +27,7 @@ import statistics
 import time
 from typing import TYPE_CHECKING, Any
 
+from arena import fast
 from arena.bench.common import Figures, Settings
 from arena.bench.engines import bench_game, bundled_games
 from arena.solver import SolveTimeout, Solver
@@ -61,14 +67,15 @@ def positions(game: Any, count: int, tricks_left: int | None, seed: int = 0) -> 
     return found
 
 
-def solve_times(states: list["GameState"], cap: float | None) -> tuple[list[float], int]:
-    """(seconds of each solve that finished within ``cap``, how many did not)."""
+def solve_times(states: list["GameState"], cap: float | None, use_fast: bool = True) -> tuple[list[float], int]:
+    """(seconds of each solve that finished within ``cap``, how many did not); ``use_fast``: on the
+    compiled fast path where it is built (arena.fast), else on the engine."""
     times: list[float] = []
     late = 0
     for state in states:
         start = time.perf_counter()
         try:
-            Solver(state, cap).root_values()
+            Solver(state, cap, use_fast=use_fast).root_values()
         except SolveTimeout:
             late += 1
             continue
@@ -87,11 +94,18 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     for name in bundled_games(registry):
         game = bench_game(registry, name)
         who = f"{game.title} ({game.players} players)"
-        times, _ = solve_times(positions(game, count, 4), None)
+        last4 = positions(game, count, 4)
+        times, _ = solve_times(last4, None)
         figures.add(f"solver.{name}.last4.median_ms", 1000 * statistics.median(times), "ms",
                     f"{who}: solve(state) at the lead 4 tricks before the end, median of {len(times)} positions")
         figures.add(f"solver.{name}.last4.p99_ms", 1000 * p99(times), "ms",
                     f"{who}: the same, 99th percentile")
+        if fast.available():  # the same positions searched on the engine (clone, apply_id), right after
+            engine, _ = solve_times(last4, None, use_fast=False)
+            figures.add(f"solver.{name}.last4.engine_median_ms", 1000 * statistics.median(engine), "ms",
+                        f"{who}: the same positions solved on the engine instead of the fast path, median")
+            figures.ratio(f"solver.{name}.last4.fast_speedup", sum(engine), sum(times),
+                          f"{who}: the time of all {len(times)} solves on the engine over that on the fast path")
         times, late = solve_times(positions(game, deals, None), cap)
         figures.add(f"solver.{name}.first_lead.finished", len(times), "solves",
                     f"{who}: whole-hand solves from the first lead that finished within {cap:g} s, of {deals}")

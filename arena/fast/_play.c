@@ -518,6 +518,63 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* One play from a position, for searches that keep their own positions (the exact solver):
+ * step(rules, hands, turn, seats, cards, led, suits_led, move) ->
+ *   (hands, turn, seats, cards, led, suits_led, trick, event)
+ * ``trick``: None while the trick goes on, else (winner seat, points, card ids taken as a mask), and
+ * then the position is at the winner's lead; ``event``: None, or (seat, serious) when the play is a
+ * revoke or renege (penalize rules). A move that is not legal there is a ValueError. */
+static PyObject *py_step(PyObject *self, PyObject *args) {
+    Rules *r;
+    PyObject *hands, *seats, *cards, *hand_tuple, *trick = NULL, *event = NULL, *result;
+    int turn, led, move, n, k, card = -1, named = -1, i, seat;
+    unsigned int suits_led;
+    int mcards[MAXMOVES], mnamed[MAXMOVES];
+    Position p;
+    uint64_t hand;
+    if (!PyArg_ParseTuple(args, "O!OiSSiIi", &RulesType, &r, &hands, &turn, &seats, &cards, &led, &suits_led, &move))
+        return NULL;
+    if (read_position(r, hands, turn, seats, cards, led, suits_led, &p) < 0) return NULL;
+    seat = p.turn;
+    hand = p.hands[seat];
+    n = moves(r, hand, p.led, p.trick, p.nt, p.suits_led, mcards, mnamed);
+    for (k = 0; k < n; k++)
+        if (move_id(r, mcards[k], mnamed[k]) == move) { card = mcards[k]; named = mnamed[k]; break; }
+    if (card < 0) { PyErr_Format(PyExc_ValueError, "step: %d is not a legal play here", move); return NULL; }
+    if (p.nt == 0) {
+        p.led = named >= 0 ? named : r->eff[card];
+        if (p.led < 32) p.suits_led |= 1u << p.led;
+    } else if (r->penalize && !(lawful(r, hand, p.led, p.trick, p.nt) >> card & 1)) {
+        int serious = p.led == r->trump && r->eff[card] != r->trump && (hand & r->serious_mask) != 0;
+        event = Py_BuildValue("(ii)", seat, serious);
+        if (event == NULL) return NULL;
+    }
+    p.hands[seat] = take(r, hand, card);
+    p.trick[p.nt] = (uint8_t)card;
+    p.seats[p.nt] = (uint8_t)seat;
+    p.nt++;
+    if (p.nt < r->nactive) {
+        p.turn = r->next[seat];
+    } else {
+        int w = p.seats[winner(r, p.trick, p.nt)], pts = 0;
+        uint64_t taken = 0;
+        for (i = 0; i < p.nt; i++) { pts += r->points[p.trick[i]]; taken |= 1ULL << p.trick[i]; }
+        trick = Py_BuildValue("(iiK)", w, pts, (unsigned long long)taken);
+        if (trick == NULL) { Py_XDECREF(event); return NULL; }
+        p.nt = 0;
+        p.led = -1;
+        p.turn = w;
+    }
+    hand_tuple = PyTuple_New(r->players);
+    if (hand_tuple == NULL) { Py_XDECREF(event); Py_XDECREF(trick); return NULL; }
+    for (i = 0; i < r->players; i++) PyTuple_SET_ITEM(hand_tuple, i, PyLong_FromUnsignedLongLong(p.hands[i]));
+    if (trick == NULL) { trick = Py_None; Py_INCREF(trick); }
+    if (event == NULL) { event = Py_None; Py_INCREF(event); }
+    result = Py_BuildValue("(Niy#y#iINN)", hand_tuple, p.turn, (const char *)p.seats, (Py_ssize_t)p.nt,
+                           (const char *)p.trick, (Py_ssize_t)p.nt, p.led, p.suits_led, trick, event);
+    return result;
+}
+
 static PyObject *py_popcount(PyObject *self, PyObject *arg) {
     unsigned long long v = PyLong_AsUnsignedLongLong(arg);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
@@ -537,6 +594,9 @@ static PyMethodDef methods[] = {
     {"playouts", py_playouts, METH_VARARGS,
      "playouts(rules, hands, turn, seats, cards, led, suits_led, seed, policy, count) -> "
      "(tricks by seat summed, points by seat summed, plays)"},
+    {"step", py_step, METH_VARARGS,
+     "step(rules, hands, turn, seats, cards, led, suits_led, move) -> "
+     "(hands, turn, seats, cards, led, suits_led, trick or None, event or None)"},
     {"popcount", py_popcount, METH_O, "popcount(mask) -> the number of bits set"},
     {NULL, NULL, 0, NULL},
 };
