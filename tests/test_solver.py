@@ -274,6 +274,8 @@ def test_a_sandboxed_bot_solves_with_the_arena_runtime_alone(registry, tmp_path)
     assert result.termination.how in ("normal", "unfinished") and not result.faults, [f.as_dict() for f in result.faults]
     solved = [line for line in log.read_text().splitlines() if line.startswith("solved ")]
     assert solved, f"the bot never solved: its log says {log.read_text()[-2000:]!r}"
+    # the compiled fast path loads inside the sandbox too, where it is built here
+    assert f"fast path: {fast.available()}" in log.read_text(), log.read_text()[:2000]
 
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "solver.md"

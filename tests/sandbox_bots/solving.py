@@ -34,6 +34,8 @@ class Solving(Player):
         self.game: Game = next(cls(info.options) for cls in plugin.arena_register_games() if cls.name == info.game)
         self.seat = info.seat
         self.pack = self.game.new_match(seed=0).deals[0]["deck"]  # any deck: the pack's cards
+        from arena import fast  # the compiled fast path, in the arena's runtime the sandbox shows
+        print(f"fast path: {fast.available()} {fast.why_unavailable() or ''}", flush=True)
 
     def act(self, observation: dict[str, Any]) -> str:
         legal = observation["legal_actions"]
