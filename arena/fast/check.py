@@ -4,7 +4,8 @@ Random matches of every bundled game, in every configuration that changes the ca
 (:data:`CONFIGS`: each player count, and each option that changes the legal plays, the trick
 winners or the points), are played by the Python engine with uniformly random choices. At every
 decision of the card play (a *position*) the fast path's legal plays are compared with the engine's;
-at every trick the engine finishes, the fast path's winner and trick points with the engine's; and
+at every trick the engine finishes, the fast path's winner and trick points with the engine's; at
+every play, the position one step (the solver's ``step``) gives with the engine's next one; and
 at a share of the positions (:data:`PLAYOUT_SHARE`) a fast-path random playout of the rest of the
 hand is replayed in a clone of the engine, every play of it checked legal there, and the tricks
 per seat, the card points, the revokes or reneges and how the hand ended compared with the
@@ -182,6 +183,7 @@ def _engine_points(name: str, state: Any, results_before: int, cards: bytes) -> 
 def check_game(game: Any, positions: int, seed: int | str = 0, playout_share: float = PLAYOUT_SHARE,
                on_position: Callable[[Any, fast.Position], None] | None = None) -> Report:
     report = Report()
+    step = fast._module().step
     name = game.name
     defaults = {option.name: option.default for option in game.option_table}
     where = config_name(name, {k: v for k, v in game.options.items() if k != "max_hands" and v != defaults[k]})
@@ -209,6 +211,12 @@ def check_game(game: Any, positions: int, seed: int | str = 0, playout_share: fl
                 _check_playout(name, state, pos, rng.getrandbits(64), report, where)
             action = rng.choice(legal)
             results_before = len(state.deal_results)
+            try:
+                stepped = step(pos.rules, pos.hands, pos.turn, pos.seats, pos.cards, pos.led, pos.suits_led, action)
+            except ValueError as exc:  # the fast path holds the engine's play illegal (its legal plays differ too)
+                report.miss(f"{where}: step {action}: {exc}")
+                state.apply_id(action)
+                continue
             state.apply_id(action)
             if len(pos.cards) + 1 == pos.nactive:  # this card finished the trick
                 report.tricks += 1
@@ -216,11 +224,18 @@ def check_game(game: Any, positions: int, seed: int | str = 0, playout_share: fl
                 seats = pos.seats + bytes([pos.turn])
                 won = seats[fast.trick_winner(pos, cards)]
                 engine = _engine_winner(state, results_before)
-                if won != engine:
-                    report.miss(f"{where}: trick {list(cards)} by seats {list(seats)}: engine winner {engine}, fast {won}")
+                if won != engine or stepped[6][0] != engine:
+                    report.miss(f"{where}: trick {list(cards)} by seats {list(seats)}: engine winner {engine}, fast {won}"
+                                f", step {stepped[6][0]}")
                 points, engine_points = fast.trick_points(pos, cards), _engine_points(name, state, results_before, cards)
-                if points != engine_points:
-                    report.miss(f"{where}: trick {list(cards)}: engine points {engine_points}, fast {points}")
+                if points != engine_points or stepped[6][1] != engine_points:
+                    report.miss(f"{where}: trick {list(cards)}: engine points {engine_points}, fast {points}, "
+                                f"step {stepped[6][1]}")
+            if len(state.deal_results) == results_before and fast.supports(state):  # the step against the engine
+                after = fast.position(state)
+                suits_led = after.suits_led if name == "five_hundred" else stepped[5]  # (only Five Hundred's joker reads it)
+                if tuple(stepped[:6]) != (after.hands, after.turn, after.seats, after.cards, after.led, suits_led):
+                    report.miss(f"{where}: step {action} from {pos[1:7]} gave {stepped[:6]}, the engine {after[1:7]}")
     return report
 
 
