@@ -12,7 +12,8 @@ object per contract and seating, made from the engine's own tables) and offers
 * :func:`playout`: the rest of the hand's card play from the state, with uniformly random (or a
   simple greedy policy's) choices, as the plays made (action ids the engine replays) and what the
   hand's scoring needs: tricks, card points and cards taken per seat, revokes and reneges, how it
-  ended; :func:`playouts` runs many of them at C speed.
+  ended; :func:`playouts` runs many of them at C speed;
+* :mod:`arena.fast.nodes`: the exact solver's positions (arena.solver), one play a C call.
 
 The pure-Python engines stay the rules of record: tests/test_fastpath.py and ``arena bench --only
 fastpath`` compare this path with them on random positions of every game, player count and

@@ -1,5 +1,6 @@
 /* The compiled fast path of the card play (arena.fast, docs/fastpath.md): legal plays, trick
- * winners, trick points and whole playouts of the rest of a hand, for every bundled game.
+ * winners, trick points, one play at a time (step: the exact solver's positions) and whole
+ * playouts of the rest of a hand, for every bundled game.
  *
  * Plain C against the CPython API, built by setuptools as an *optional* extension: where no
  * compiler exists the install goes on without it and arena.fast says so (available() is False).
