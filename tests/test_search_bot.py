@@ -201,6 +201,7 @@ def test_the_budget_is_the_setting_within_the_clock():
     ({"endgame": -1}, "endgame must be a whole number >= 0, not -1"),
     ({"play_weight": 0}, "play_weight must be a number in (0, 1], not 0"),
     ({"play_weight": 1.5}, "play_weight must be a number in (0, 1], not 1.5"),
+    ({"overbid": "no"}, "overbid must be true or false, not 'no'"),
 ])
 def test_bad_settings_are_refused_with_their_name(settings, words):
     with pytest.raises(SettingsError) as caught:
@@ -301,3 +302,25 @@ def test_card_plays_weigh_samples_when_play_weight_is_below_one():
         proxy = searcher.proxy.observe(full)
         misses = [searcher._disagreements(proxy.resample(seat, searcher.rng), full)[1] for _ in range(8)]
         assert any(misses) == plays_count, misses
+
+
+def test_without_overbid_no_bid_above_the_heuristic_s_is_searched():
+    """``overbid = false``: in an auction the candidates are the heuristic's bid and the calls below
+    it in the legal order (a pass first), never a higher bid; with the default, higher ones too."""
+    g, state, seat = _first_decision()
+    obs = dict(state.observation(seat), time_left=60.0, bank_left=None)
+    legal = obs["legal_actions"]
+    heuristic = HeuristicBot(0)
+    heuristic.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+    ceiling = legal.index(heuristic.act(dict(obs)))
+    for overbid in (False, True):
+        bot = SearchBot({"samples": 2, "seconds": 30.0, "overbid": overbid}, 0)
+        bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+        searched: list[int] = []
+        rollout = bot.searcher._rollout
+        bot.searcher._rollout = lambda sample, action, before, side: searched.append(action) or rollout(sample, action, before, side)
+        choice = bot.act(obs)
+        above = [a for a in searched if legal.index(g.action_string(a)) > ceiling]
+        assert bool(above) == overbid, (overbid, [g.action_string(a) for a in searched])
+        if not overbid:
+            assert legal.index(choice) <= ceiling

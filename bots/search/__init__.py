@@ -22,7 +22,7 @@ from bots.heuristic import STRATEGIES, HeuristicBot
 SANDBOX_USES = ("bots.heuristic",)
 
 DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
-                             "endgame": 0, "play_weight": 1.0}
+                             "endgame": 0, "play_weight": 1.0, "overbid": True}
 ROLLOUTS = ("heuristic", "random")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
 MARGIN = 0.05  # seconds kept back as well
@@ -69,6 +69,8 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     seed = out["seed"]
     if seed is not None and not isinstance(seed, (int, str)):
         raise SettingsError(f"search: seed must be a whole number or a string, not {seed!r}")
+    if not isinstance(out["overbid"], bool):
+        raise SettingsError(f"search: overbid must be true or false, not {out['overbid']!r}")
     out.update(samples=samples, seconds=seconds, candidates=candidates, endgame=endgame, play_weight=play_weight)
     return out
 

@@ -123,6 +123,7 @@ class Searcher:
         self.endgame = int(settings["endgame"])  # cards in hand at or below which samples are solved
         self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
         self.kinds = game.page()["phases"]
+        self.overbid = bool(settings["overbid"])  # may it bid above the heuristic's bid?
         self.solve_value = margin_value(game)
         self.policy = Policy(game, settings["rollout"], options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
@@ -150,7 +151,16 @@ class Searcher:
             ids.sort(key=lambda i: i != self.game.action_id(fallback))
             candidates = [i for i in ids if i is not None]
         else:
-            candidates = self._candidates([i for i in ids if i is not None], self.game.action_id(fallback))
+            known = [i for i in ids if i is not None]
+            first = self.game.action_id(fallback)
+            if not self.overbid and self.kinds.get(obs.get("phase")) == "bid" and first in known:
+                # no bid above the heuristic's: a bid then promises at least what the heuristic's
+                # would, which is how every seat's bids are read (the auction inference), so
+                # partners never outbid each other on the strength of one reading of a hand
+                known = known[:known.index(first) + 1]
+            candidates = self._candidates(known, first)
+            if len(candidates) == 1:
+                return fallback
         rows: list[tuple[float, list[float]]] = []  # per whole sample: its weight, each candidate's margin
         side = self.game.side_of(self.seat)
         while len(rows) < self.samples and time.monotonic() < deadline:
