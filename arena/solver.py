@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from arena.errors import ArenaError
 from arena.fast import nodes
@@ -47,9 +47,11 @@ def solve(state: GameState, *, seconds: float | None = None) -> dict[str, float]
     return {names(action): value for action, value in values.items()}
 
 
-def solve_ids(state: GameState, *, seconds: float | None = None) -> dict[int, float]:
-    """:func:`solve` keyed by action id (the fast path)."""
-    return Solver(state, seconds).root_values()
+def solve_ids(state: GameState, *, seconds: float | None = None,
+              value: Callable[[Mapping[str, Any], int], float] | None = None) -> dict[int, float]:
+    """:func:`solve` keyed by action id (the fast path); ``value`` (a hand's result row, a side ->
+    a number) replaces the game's ``hand_value`` as what the mover's side maximises."""
+    return Solver(state, seconds, value).root_values()
 
 
 def check_solvable(state: Any) -> int:
@@ -71,10 +73,14 @@ def check_solvable(state: Any) -> int:
 class Solver:
     """One solve: the root, its transposition table and its counters (nodes searched, table size)."""
 
-    def __init__(self, state: GameState, seconds: float | None = None, *, use_fast: bool = True):
+    def __init__(self, state: GameState, seconds: float | None = None,
+                 value: Callable[[Mapping[str, Any], int], float] | None = None, *, use_fast: bool = True):
         mover = check_solvable(state)
         self.root = state
         self.game = state.game
+        # what is maximised: the hand's ``deal_results`` row and the side -> a number (default the
+        # game's own hand_value; the search bot solves for its margin over the other sides)
+        self.value = value or self.game.hand_value
         self.side = self.game.side_of(mover)
         self.allies = state.allies(mover)
         self.hand = len(state.deal_results)  # the row the hand's result will be written to
@@ -86,8 +92,9 @@ class Solver:
         self.nodes = 0
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         # the compiled fast path where it is built (arena.fast): the search keeps its own positions
-        # (arena.fast.nodes.Node) instead of cloning the engine; the same values, several times faster
-        self.start: Any = nodes.root(state, self.side) if use_fast else None
+        # (arena.fast.nodes.Node) instead of cloning the engine; the same values, several times faster.
+        # Its leaves score the game's own hand_value: another ``value`` searches on the engine.
+        self.start: Any = nodes.root(state, self.side) if use_fast and value is None else None
         self.fast = self.start is not None
         if self.start is None:
             self.start = state
@@ -175,7 +182,7 @@ class Solver:
             child = state.clone()
             child.apply_id(move)
             if len(child.deal_results) > self.hand:  # the hand is over (or the match, in the middle of it)
-                return self.game.hand_value(child.deal_results[self.hand], self.side)
+                return self.value(child.deal_results[self.hand], self.side)
         trick = (*trick, (seat, move))
         count += 1
         if count == self.trick_size:  # the trick is finished: it joins the set, the winner leads

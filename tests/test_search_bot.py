@@ -198,6 +198,10 @@ def test_the_budget_is_the_setting_within_the_clock():
     ({"seed": [1]}, "seed must be a whole number or a string"),
     ({"candidates": 1}, "candidates must be a whole number >= 2, not 1"),
     ({"candidates": "all"}, "candidates must be a whole number >= 2, not 'all'"),
+    ({"endgame": -1}, "endgame must be a whole number >= 0, not -1"),
+    ({"play_weight": 0}, "play_weight must be a number in (0, 1], not 0"),
+    ({"play_weight": 1.5}, "play_weight must be a number in (0, 1], not 1.5"),
+    ({"overbid": "no"}, "overbid must be true or false, not 'no'"),
 ])
 def test_bad_settings_are_refused_with_their_name(settings, words):
     with pytest.raises(SettingsError) as caught:
@@ -239,3 +243,84 @@ def test_its_sandbox_shows_it_the_heuristic_it_rolls_out_with_and_nothing_else()
     search, heuristic = (bot_entries(f"bots.{name}", _bot_modules(registry, name)) for name in ("search", "heuristic"))
     assert set(search) == {"bots/search", "bots/heuristic", "bots/__init__.py"}
     assert set(heuristic) == {"bots/heuristic", "bots/__init__.py"}  # and not the other way
+
+
+def _late_decision(game: str, cards: int, seed: int = 4):
+    """A play decision of a random hand with ``cards`` cards left in the hand of the seat to act,
+    the others' plays random (so the heuristic would not have made many of them)."""
+    g = get_registry().game(game, {})
+    kinds = g.page()["phases"]
+    for s in range(seed, seed + 50):
+        state, rng = g.new_match(seed=s), random.Random(s)
+        while not state.is_over():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            if kinds.get(state.phase) == "play" and len(obs["hand"]) == cards and len(obs["legal_actions"]) > 1:
+                return g, state, seat, obs
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no such decision")
+
+
+def _act(g, seat, obs, **settings):
+    bot = SearchBot({"seconds": 30.0, **settings}, 0)
+    bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+    obs = dict(obs, time_left=60.0, bank_left=None)
+    action = bot.act(obs)
+    assert action in obs["legal_actions"]
+    return bot.searcher
+
+
+@pytest.mark.parametrize("game", ["five_hundred", "fifty_six", "all_fours", "bid_euchre"])
+def test_endgame_solves_each_sample_exactly(game):
+    """With ``endgame`` k, a decision with at most k cards in hand values every legal card on each
+    sample with the exact solver (no rollouts); above k, or with 0, it rolls out as before."""
+    g, state, seat, obs = _late_decision(game, 3)
+    solved = _act(g, seat, obs, samples=4, endgame=3)
+    assert solved.stats.solves == 4 and solved.stats.rollouts == 0
+    assert _act(g, seat, obs, samples=4, endgame=2).stats.solves == 0
+    rolled = _act(g, seat, obs, samples=4)
+    assert rolled.stats.solves == 0 and rolled.stats.rollouts >= 8
+
+
+def test_a_solve_too_deep_for_the_budget_rolls_out_instead():
+    """The first solve of a decision may take 1/16 of its budget: a 56 hand with 8 cards left does
+    not solve in 1/16 of 0.3 s, so the decision is rolled out and counted as unsolved."""
+    g, state, seat, obs = _late_decision("fifty_six", 8)
+    searcher = _act(g, seat, dict(obs), samples=2, endgame=8, seconds=0.3)
+    assert searcher.stats.unsolved == 1 and searcher.stats.solves == 0 and searcher.stats.rollouts > 0
+
+
+def test_card_plays_weigh_samples_when_play_weight_is_below_one():
+    """The other seats played at random: with ``play_weight`` w < 1 a sample loses w per card play
+    the heuristic would not have made on its deal; at 1 (the default) card plays weigh nothing."""
+    g, state, seat, obs = _late_decision("bid_euchre", 2)
+    for weight, plays_count in ((0.5, True), (1.0, False)):
+        bot = SearchBot({"seconds": 30.0, "play_weight": weight, "seed": 3}, 0)
+        bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+        full = dict(obs, time_left=60.0, bank_left=None)
+        searcher = bot.searcher
+        proxy = searcher.proxy.observe(full)
+        misses = [searcher._disagreements(proxy.resample(seat, searcher.rng), full)[1] for _ in range(8)]
+        assert any(misses) == plays_count, misses
+
+
+def test_without_overbid_no_bid_above_the_heuristic_s_is_searched():
+    """``overbid = false``: in an auction the candidates are the heuristic's bid and the calls below
+    it in the legal order (a pass first), never a higher bid; with the default, higher ones too."""
+    g, state, seat = _first_decision()
+    obs = dict(state.observation(seat), time_left=60.0, bank_left=None)
+    legal = obs["legal_actions"]
+    heuristic = HeuristicBot(0)
+    heuristic.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+    ceiling = legal.index(heuristic.act(dict(obs)))
+    for overbid in (False, True):
+        bot = SearchBot({"samples": 2, "seconds": 30.0, "overbid": overbid}, 0)
+        bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+        searched: list[int] = []
+        rollout = bot.searcher._rollout
+        bot.searcher._rollout = lambda sample, action, before, side: searched.append(action) or rollout(sample, action, before, side)
+        choice = bot.act(obs)
+        above = [a for a in searched if legal.index(g.action_string(a)) > ceiling]
+        assert bool(above) == overbid, (overbid, [g.action_string(a) for a in searched])
+        if not overbid:
+            assert legal.index(choice) <= ceiling

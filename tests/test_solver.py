@@ -350,3 +350,44 @@ def test_the_grouping_rule_counts_an_equal_card_outside_as_between():
     assert equivalent_groups([10, 11, 12, 20], (mine, [(0, 2)])) == [[10], [11], [12], [20]]
     assert equivalent_groups([11, 10, 99], (mine, [])) == [[11, 10], [99]]  # the moves' order; unranked alone
     assert equivalent_groups([10, 11], None) == [[10], [11]]
+
+
+def test_a_value_of_ones_own_replaces_the_hand_score(registry):
+    """``solve_ids(value=...)``: what the mover's side maximises is that function of the hand's
+    result (the search bot solves for its margin over the other sides, bots/search/pimc.py),
+    checked against a plain minimax of the same function; and it is not the default's answer."""
+    from bots.search.pimc import margin_value
+
+    differs = 0
+    for name in ("five_hundred", "bid_euchre", "all_fours"):
+        game = registry.game(name)
+        margin = margin_value(game)
+        for seed in range(4):
+            state = position(game, seed, 2)
+            got = solve_ids(state, value=margin)
+            assert got == brute_force_root_with(state, margin), (name, seed)
+            differs += got != solve_ids(state)
+    assert differs  # the margin is not the side's own score: the function was used
+
+
+def brute_force_root_with(state: GameState, value: Any) -> dict[int, float]:
+    """:func:`brute_force_root` maximising ``value`` (a result row, a side -> a number)."""
+    seat = state.current_player()
+    assert seat is not None
+    side, allies, hand = state.game.side_of(seat), state.allies(seat), len(state.deal_results)
+
+    def minimax(s: GameState) -> float:
+        mover = s.current_player()
+        values = []
+        for m in s.legal_action_ids():
+            child = s.clone()
+            child.apply_id(m)
+            values.append(value(child.deal_results[hand], side) if len(child.deal_results) > hand else minimax(child))
+        return max(values) if mover in allies else min(values)
+
+    out = {}
+    for move in state.legal_action_ids():
+        child = state.clone()
+        child.apply_id(move)
+        out[move] = value(child.deal_results[hand], side) if len(child.deal_results) > hand else minimax(child)
+    return out

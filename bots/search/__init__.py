@@ -22,7 +22,8 @@ from bots.heuristic import STRATEGIES, HeuristicBot
 # the bundled code this bot runs besides its own: a sandbox shows it (arena/players/sandbox.py)
 SANDBOX_USES = ("bots.heuristic",)
 
-DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None}
+DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
+                             "endgame": 0, "play_weight": 1.0, "overbid": True}
 ROLLOUTS = ("heuristic", "random")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
 MARGIN = 0.05  # seconds kept back as well
@@ -69,6 +70,13 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(DEFAULTS)
     out.update(settings)
     samples, candidates = _whole(out, "samples", 0), _whole(out, "candidates", 2)
+    endgame = _whole(out, "endgame", 0)
+    try:
+        play_weight = float(out["play_weight"])
+        if not 0 < play_weight <= 1:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SettingsError(f"search: play_weight must be a number in (0, 1], not {out['play_weight']!r}") from None
     try:
         seconds = float(out["seconds"])
         if not seconds >= 0 or seconds == float("inf"):
@@ -80,7 +88,9 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     seed = out["seed"]
     if seed is not None and not isinstance(seed, (int, str)):
         raise SettingsError(f"search: seed must be a whole number or a string, not {seed!r}")
-    out.update(samples=samples, seconds=seconds, candidates=candidates)
+    if not isinstance(out["overbid"], bool):
+        raise SettingsError(f"search: overbid must be true or false, not {out['overbid']!r}")
+    out.update(samples=samples, seconds=seconds, candidates=candidates, endgame=endgame, play_weight=play_weight)
     return out
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from arena.games.base import Game, GameState
 from arena.players.base import MatchInfo, Player
+from arena.solver import SolveTimeout, Solver
 
 from bots.search.proxy import ProxyBuilder
 
@@ -27,6 +28,7 @@ INFERENCE_TRIES = 4  # draws per sample to find a deal the auction agrees with
 MISMATCH_WEIGHT = 0.5  # a kept sample's weight per bid the heuristic would not have made
 MIN_ROWS = 4  # samples needed before the search may overrule the heuristic's choice
 Z = 1.5  # by how many standard errors of the paired difference it must do so
+SOLVES_PER_DECISION = 16  # an endgame decision solves only if one solve fits this many times in its budget
 
 
 @dataclass
@@ -38,6 +40,8 @@ class Stats:
     samples: int = 0
     rollouts: int = 0
     rejected: int = 0
+    solves: int = 0
+    unsolved: int = 0  # decisions whose first solve took too long (rolled out instead)
     fallbacks: int = 0
     last_samples: int = 0
     errors: deque[str] = field(default_factory=lambda: deque(maxlen=100))  # the last ones: why it fell back
@@ -48,6 +52,15 @@ def margin(scores: list[int], before: list[int], side: int) -> float:
     changes = [a - b for a, b in zip(scores, before)]
     others = [c for s, c in enumerate(changes) if s != side]
     return changes[side] - (sum(others) / len(others) if others else 0.0)
+
+
+def margin_value(game: Game) -> Callable[[Mapping[str, Any], int], float]:
+    """What the endgame solve maximises: the side's hand value (the game's ``hand_value``) less the
+    mean of the other sides', the rollouts' margin in the solver's own units."""
+    def value(result: Mapping[str, Any], side: int) -> float:
+        others = [game.hand_value(result, s) for s in range(len(result["changes"])) if s != side]
+        return game.hand_value(result, side) - (sum(others) / len(others) if others else 0.0)
+    return value
 
 
 def choose(rows: list[tuple[float, list[float]]]) -> int:
@@ -107,6 +120,11 @@ class Searcher:
         self.game, self.seat, self.rng = game, seat, rng
         self.samples = int(settings["samples"])
         self.candidates = int(settings["candidates"])  # at most this many actions are searched
+        self.endgame = int(settings["endgame"])  # cards in hand at or below which samples are solved
+        self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
+        self.kinds = game.page()["phases"]
+        self.overbid = bool(settings["overbid"])  # may it bid above the heuristic's bid?
+        self.solve_value = margin_value(game)
         self.policy = Policy(game, settings["rollout"], options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
         self.proxy = ProxyBuilder(game, seat, rng)
@@ -128,7 +146,21 @@ class Searcher:
             self.stats.errors.append(f"{type(exc).__name__}: {exc}")
             return fallback
         ids = [self.game.action_id(a) for a in legal]
-        candidates = self._candidates([i for i in ids if i is not None], self.game.action_id(fallback))
+        solving = self.endgame > 0 and self.kinds.get(obs.get("phase")) == "play" and len(obs.get("hand", ())) <= self.endgame
+        if solving:  # the solver values every card at once: all of them are candidates
+            ids.sort(key=lambda i: i != self.game.action_id(fallback))
+            candidates = [i for i in ids if i is not None]
+        else:
+            known = [i for i in ids if i is not None]
+            first = self.game.action_id(fallback)
+            if not self.overbid and self.kinds.get(obs.get("phase")) == "bid" and first in known:
+                # no bid above the heuristic's: a bid then promises at least what the heuristic's
+                # would, which is how every seat's bids are read (the auction inference), so
+                # partners never outbid each other on the strength of one reading of a hand
+                known = known[:known.index(first) + 1]
+            candidates = self._candidates(known, first)
+            if len(candidates) == 1:
+                return fallback
         rows: list[tuple[float, list[float]]] = []  # per whole sample: its weight, each candidate's margin
         side = self.game.side_of(self.seat)
         while len(rows) < self.samples and time.monotonic() < deadline:
@@ -140,7 +172,23 @@ class Searcher:
                 break
             before = sample.scores()
             row: list[float] = []
-            for c in candidates:
+            if solving:
+                # the first solve may take a share of the budget that leaves room for
+                # SOLVES_PER_DECISION more; when it cannot, this decision rolls out as before
+                limit = deadline - time.monotonic()
+                if not rows:
+                    limit = min(limit, budget / SOLVES_PER_DECISION)
+                try:
+                    values = Solver(sample, max(limit, 1e-3), self.solve_value).root_values()
+                    self.stats.solves += 1
+                    row = [values[c] for c in candidates]
+                except SolveTimeout:
+                    if rows:
+                        break  # out of time inside a sample: it is left out whole
+                    solving = False  # too deep to solve in time: the heuristic's candidates, rolled out
+                    candidates = self._candidates(candidates, self.game.action_id(fallback))
+                    self.stats.unsolved += 1
+            for c in candidates[len(row):]:
                 if time.monotonic() >= deadline:
                     break  # out of time inside a sample: it is left out whole
                 row.append(self._rollout(sample, c, before, side))
@@ -177,34 +225,41 @@ class Searcher:
 
     def _sample(self, state: GameState, obs: Mapping[str, Any], deadline: float) -> tuple[GameState, float]:
         best: GameState | None = None
-        best_miss = -1
+        best_miss = (-1, -1)
         for _ in range(INFERENCE_TRIES):
             sample = state.resample(self.seat, self.rng)
             miss = self._disagreements(sample, obs)
             if best is None or miss < best_miss:
                 best, best_miss = sample, miss
-            if miss == 0 or time.monotonic() >= deadline:
-                break
+            if miss[0] == 0 or time.monotonic() >= deadline:
+                break  # redrawn only for the auction; the card play weighs in below
             self.stats.rejected += 1
         assert best is not None
-        return best, MISMATCH_WEIGHT ** max(best_miss, 0)
+        return best, MISMATCH_WEIGHT ** max(best_miss[0], 0) * self.play_weight ** max(best_miss[1], 0)
 
-    def _disagreements(self, sample: GameState, obs: Mapping[str, Any]) -> int:
-        """How many of the other seats' auction actions the heuristic would not have taken on this deal."""
+    def _disagreements(self, sample: GameState, obs: Mapping[str, Any]) -> tuple[int, int]:
+        """How many of the other seats' auction actions, and (with a ``play_weight`` below 1) card
+        plays, the heuristic would not have taken on this deal: a play, like a bid, implies holdings."""
         actions = sample.deals[-1]["actions"]
-        if not any(a != self.seat and not self.game.action_string(i).startswith("play ") for a, i in actions):
-            return 0
+        plays = self.play_weight < 1.0
+        if not any(a != self.seat and (plays or not self.game.action_string(i).startswith("play "))
+                   for a, i in actions):
+            return (0, 0)
         replay = self.proxy.fresh_hand(sample.deals[-1]["deck"], obs)
-        miss = 0
+        bids = cards = 0
         for actor, aid in actions:
             name = self.game.action_string(aid)
-            if name.startswith("play "):
+            playing = name.startswith("play ")
+            if playing and not plays:
                 break  # the card play: voids already shape the deal
             if actor != self.seat and len(replay.legal_action_ids()) > 1 and not name.startswith(("discard", "give")):
                 if self.judge.heuristic_id(replay, actor) != aid:
-                    miss += 1
+                    if playing:
+                        cards += 1
+                    else:
+                        bids += 1
             replay.apply_id(aid)
-        return miss
+        return (bids, cards)
 
     def _rollout(self, sample: GameState, action: int, before: list[int], side: int) -> float:
         state = sample.clone()
