@@ -47,11 +47,19 @@ def solve(state: GameState, *, seconds: float | None = None) -> dict[str, float]
     return {names(action): value for action, value in values.items()}
 
 
-def solve_ids(state: GameState, *, seconds: float | None = None,
-              value: Callable[[Mapping[str, Any], int], float] | None = None) -> dict[int, float]:
-    """:func:`solve` keyed by action id (the fast path); ``value`` (a hand's result row, a side ->
-    a number) replaces the game's ``hand_value`` as what the mover's side maximises."""
-    return Solver(state, seconds, value).root_values()
+def solve_ids(state: GameState, *, seconds: float | None = None, margin: bool = False) -> dict[int, float]:
+    """:func:`solve` keyed by action id (the fast path). ``margin``: what the mover's side maximises
+    is its hand value less the mean of the other sides' (:func:`margin_value`)."""
+    return Solver(state, seconds, margin=margin).root_values()
+
+
+def margin_value(game: Any) -> Callable[[Mapping[str, Any], int], float]:
+    """A side's hand value (``Game.hand_value`` of a ``deal_results`` row) less the mean of the other
+    sides': the score margin the search bot plays for, in the solver's units (56: card points)."""
+    def value(result: Mapping[str, Any], side: int) -> float:
+        others = [game.hand_value(result, s) for s in range(len(result["changes"])) if s != side]
+        return game.hand_value(result, side) - (sum(others) / len(others) if others else 0.0)
+    return value
 
 
 def check_solvable(state: Any) -> int:
@@ -73,14 +81,14 @@ def check_solvable(state: Any) -> int:
 class Solver:
     """One solve: the root, its transposition table and its counters (nodes searched, table size)."""
 
-    def __init__(self, state: GameState, seconds: float | None = None,
-                 value: Callable[[Mapping[str, Any], int], float] | None = None, *, use_fast: bool = True):
+    def __init__(self, state: GameState, seconds: float | None = None, *, margin: bool = False,
+                 use_fast: bool = True):
         mover = check_solvable(state)
         self.root = state
         self.game = state.game
-        # what is maximised: the hand's ``deal_results`` row and the side -> a number (default the
-        # game's own hand_value; the search bot solves for its margin over the other sides)
-        self.value = value or self.game.hand_value
+        # what is maximised, from the hand's ``deal_results`` row and the side: the game's own
+        # hand_value, or with ``margin`` that less the other sides' (the search bot's endgame)
+        self.value = margin_value(self.game) if margin else self.game.hand_value
         self.side = self.game.side_of(mover)
         self.allies = state.allies(mover)
         self.hand = len(state.deal_results)  # the row the hand's result will be written to
@@ -93,8 +101,7 @@ class Solver:
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         # the compiled fast path where it is built (arena.fast): the search keeps its own positions
         # (arena.fast.nodes.Node) instead of cloning the engine; the same values, several times faster.
-        # Its leaves score the game's own hand_value: another ``value`` searches on the engine.
-        self.start: Any = nodes.root(state, self.side) if use_fast and value is None else None
+        self.start: Any = nodes.root(state, self.side, margin=margin) if use_fast else None
         self.fast = self.start is not None
         if self.start is None:
             self.start = state

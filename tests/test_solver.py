@@ -20,7 +20,7 @@ from arena import fast
 from arena.errors import ArenaError
 from arena.games.base import GameState
 import arena.solver as solver_module
-from arena.solver import SolverError, Solver, SolveTimeout, equivalent_groups, solve, solve_ids
+from arena.solver import SolverError, Solver, SolveTimeout, margin_value, equivalent_groups, solve, solve_ids
 
 # (game, options, tricks left at the position): three tricks where the brute force stays small,
 # two with five players or more (its tree grows as (cards in hand)! per seat)
@@ -352,22 +352,22 @@ def test_the_grouping_rule_counts_an_equal_card_outside_as_between():
     assert equivalent_groups([10, 11], None) == [[10], [11]]
 
 
-def test_a_value_of_ones_own_replaces_the_hand_score(registry):
-    """``solve_ids(value=...)``: what the mover's side maximises is that function of the hand's
-    result (the search bot solves for its margin over the other sides, bots/search/pimc.py),
-    checked against a plain minimax of the same function; and it is not the default's answer."""
-    from bots.search.pimc import margin_value
-
+@pytest.mark.parametrize("name, options", [("five_hundred", {}), ("bid_euchre", {}), ("all_fours", {}),
+                                           ("fifty_six", {}), ("five_hundred", {"players": 3})])
+def test_the_margin_is_the_side_s_value_less_the_others(registry, name, options):
+    """``solve_ids(margin=True)`` maximises the mover's side's hand value less the mean of the
+    other sides' (the search bot's endgame): the fast path and the engine agree with a plain
+    minimax of that margin, and it is not the default's answer somewhere."""
+    game = registry.game(name, options)
+    margin = margin_value(game)
     differs = 0
-    for name in ("five_hundred", "bid_euchre", "all_fours"):
-        game = registry.game(name)
-        margin = margin_value(game)
-        for seed in range(4):
-            state = position(game, seed, 2)
-            got = solve_ids(state, value=margin)
-            assert got == brute_force_root_with(state, margin), (name, seed)
-            differs += got != solve_ids(state)
-    assert differs  # the margin is not the side's own score: the function was used
+    for seed in range(6):
+        state = position(game, seed, 2)
+        want = brute_force_root_with(state, margin)
+        assert solve_ids(state, margin=True) == want, (name, seed)
+        assert Solver(state, margin=True, use_fast=False).root_values() == want, (name, seed)
+        differs += want != solve_ids(state)
+    assert differs
 
 
 def brute_force_root_with(state: GameState, value: Any) -> dict[int, float]:

@@ -92,19 +92,40 @@ class Node:
         return node
 
 
-def root(state: Any, side: int) -> Node | None:
+def root(state: Any, side: int, margin: bool = False) -> Node | None:
     """The node of ``state`` (in the card play of a bundled game) for a solve maximising ``side``'s
-    value, or None where the fast path cannot take it (no extension, another game)."""
+    value (``margin``: less the mean of the other sides' values), or None where the fast path
+    cannot take it (no extension, another game)."""
     if not fast.available() or not fast.supports(state):
         return None
     pos = fast.position(state)
-    setup = _SETUPS[state.game.name](state, pos, side)
+    make = _SETUPS[state.game.name]
+    setup = make(state, pos, side)
+    if margin:
+        _as_margin(setup, [make(state, pos, s) for s in range(len(state.scores())) if s != side])
     n = len(pos.hands)
     events: tuple[tuple[int, int, int], ...] = ()
     if state.game.name == "all_fours":  # revokes earlier in the trick in progress: penalized at its end
         events = tuple((0, seat, int(serious)) for seat, serious in state.pending)
     return Node(setup, pos.hands, pos.turn, pos.seats, pos.cards, pos.led, pos.suits_led, (0,) * n, (0,) * n,
                 (0,) * n, events, 0)
+
+
+def _as_margin(setup: Setup, others: list[Setup]) -> None:
+    """``setup``'s leaves valued as its side's value less the mean of the ``others``' (each a setup
+    of another side on the same position)."""
+    own, own_end = setup.value, setup.revokes_end
+
+    def less_others(mine: float, node: Node, of: Callable[[Setup], float | None]) -> float:
+        values = [of(other) for other in others]
+        return mine - (sum(v for v in values if v is not None) / len(values) if values else 0.0)
+
+    setup.value = lambda node: less_others(own(node), node, lambda o: o.value(node))
+    if own_end is not None:
+        def ended(node: Node) -> float | None:
+            mine = own_end(node)
+            return None if mine is None else less_others(mine, node, lambda o: o.revokes_end(node))  # type: ignore[misc]
+        setup.revokes_end = ended
 
 
 def _tables(pos: fast.Position, size: int) -> list[int]:

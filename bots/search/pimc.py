@@ -54,15 +54,6 @@ def margin(scores: list[int], before: list[int], side: int) -> float:
     return changes[side] - (sum(others) / len(others) if others else 0.0)
 
 
-def margin_value(game: Game) -> Callable[[Mapping[str, Any], int], float]:
-    """What the endgame solve maximises: the side's hand value (the game's ``hand_value``) less the
-    mean of the other sides', the rollouts' margin in the solver's own units."""
-    def value(result: Mapping[str, Any], side: int) -> float:
-        others = [game.hand_value(result, s) for s in range(len(result["changes"])) if s != side]
-        return game.hand_value(result, side) - (sum(others) / len(others) if others else 0.0)
-    return value
-
-
 def choose(rows: list[tuple[float, list[float]]]) -> int:
     """The candidate to play: the best weighted mean margin, but the first (the heuristic's
     choice) unless there are :data:`MIN_ROWS` samples and the best beats it by more than :data:`Z`
@@ -124,7 +115,6 @@ class Searcher:
         self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
         self.kinds = game.page()["phases"]
         self.overbid = bool(settings["overbid"])  # may it bid above the heuristic's bid?
-        self.solve_value = margin_value(game)
         self.policy = Policy(game, settings["rollout"], options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
         self.proxy = ProxyBuilder(game, seat, rng)
@@ -179,7 +169,7 @@ class Searcher:
                 if not rows:
                     limit = min(limit, budget / SOLVES_PER_DECISION)
                 try:
-                    values = Solver(sample, max(limit, 1e-3), self.solve_value).root_values()
+                    values = Solver(sample, max(limit, 1e-3), margin=True).root_values()
                     self.stats.solves += 1
                     row = [values[c] for c in candidates]
                 except SolveTimeout:
