@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ("five_hundred", "fifty_six", "all_fours", "bid_euchre")
 # The generic layers: the page, the web server, the search bot.
 GENERIC = ("arena/web/static/*.js", "arena/web/static/*.html", "arena/web/static/*.css", "arena/web/*.py",
-           "bots/search/*.py")
+           "bots/search/*.py", "arena/solver.py", "arena/fast/__init__.py", "arena/fast/nodes.py")
 # Places where a bundled game's name is data, not a branch (each with the reason).
 ALLOWED: dict[str, str] = {}
 PHASE_KINDS = {"bid", "exchange", "play", "over"}

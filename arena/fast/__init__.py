@@ -2,9 +2,10 @@
 
 ``arena.fast._play`` is a small C extension (``arena/fast/_play.c``) built by ``pip install`` when
 a C compiler is there, and left out, with the install going on, when none is. This module is its
-thin Python layer: it reads a :class:`~arena.games.base.GameState` in the card play of any bundled
-game into the extension's terms (the engine's own card ids and bitmask hands, and one ``Rules``
-object per contract and seating, made from the engine's own tables) and offers
+thin Python layer: a game's own module (``Game.fast_path()``: ``arena/games/<game>/fast.py`` for the
+bundled ones) reads a :class:`~arena.games.base.GameState` in its card play into the extension's
+terms (the engine's own card ids and bitmask hands, and one ``Rules`` object per contract and
+seating, made by :func:`make_rules` from the engine's own tables); this module offers
 
 * :func:`available` (and :func:`why_unavailable`): whether the extension was built;
 * :func:`legal_ids`: the legal action ids of the seat to play, as ``state.legal_action_ids()``;
@@ -26,7 +27,6 @@ import importlib
 import weakref
 from typing import Any, Callable, NamedTuple, Sequence
 
-from arena.games.bitmask import bits
 
 _play: Any
 _WHY: str | None
@@ -90,10 +90,10 @@ class Playout(NamedTuple):
 _RULES: dict[tuple, tuple[Any, dict[int, int], Any]] = {}
 
 
-def _rules(eff: Sequence[int], power: Sequence[int], points: Sequence[int], ids: Sequence[int], *, trump: int,
-           nxt: Sequence[int], nactive: int, mode: int = 0, penalize: bool = False, dup: bool = False,
-           no_undertrump: bool = False, joker: int = -1, joker_lead_base: int = -1, joker_last_only: bool = False,
-           forced_joker: bool = False, serious_mask: int = 0, stop_seat: int = -1) -> tuple[Any, dict[int, int]]:
+def make_rules(eff: Sequence[int], power: Sequence[int], points: Sequence[int], ids: Sequence[int], *, trump: int,
+               nxt: Sequence[int], nactive: int, mode: int = 0, penalize: bool = False, dup: bool = False,
+               no_undertrump: bool = False, joker: int = -1, joker_lead_base: int = -1, joker_last_only: bool = False,
+               forced_joker: bool = False, serious_mask: int = 0, stop_seat: int = -1) -> tuple[Any, dict[int, int]]:
     """A Rules object of these tables (shorter than 64: padded, no card there) and the card of each
     play id."""
     pad = [0] * 64
@@ -107,7 +107,7 @@ def _rules(eff: Sequence[int], power: Sequence[int], points: Sequence[int], ids:
     return rules, card_of
 
 
-def _cached(key: tuple, build: Callable[[], tuple[Any, dict[int, int]]], keep: Any = None) -> tuple[Any, dict[int, int]]:
+def cached_rules(key: tuple, build: Callable[[], tuple[Any, dict[int, int]]], keep: Any = None) -> tuple[Any, dict[int, int]]:
     """The Rules (and card of each play id) of ``key``, made by ``build`` the first time. ``keep``:
     an object whose id is in the key, kept alive with the entry so that the id is not reused."""
     found = _RULES.get(key)
@@ -118,95 +118,6 @@ def _cached(key: tuple, build: Callable[[], tuple[Any, dict[int, int]]], keep: A
         found = _RULES[key] = (rules, card_of, keep)
     return found[0], found[1]
 
-
-# -- reading each engine's play state -----------------------------------------------------------------
-def _five_hundred(st: Any) -> Position:
-    g = st.game
-    bid = st.bid
-    trump = bid.strain if bid.strain < 4 else (4 if st.suitless else -1)
-    stop = st.contractor if bid.misere else -1
-    key = ("five_hundred", id(st.eff), g.play_base, g.joker_lead_base, trump, tuple(st.next_active), st.nactive,
-           st.suitless, g.joker_last_only, st.forced_joker, stop)
-
-    def build() -> tuple[Any, dict[int, int]]:
-        pack, eff, value = g.pack, st.eff, st.value
-        power = [value[e][c] if e < 4 else 0 for c, e in enumerate(eff)]  # the suitless joker: alone in its suit
-        return _rules(eff, power, (), [g.play_base + c for c in range(pack.size)], trump=trump, nxt=st.next_active,
-                      nactive=st.nactive, joker=pack.joker, joker_lead_base=g.joker_lead_base if st.suitless else -1,
-                      joker_last_only=g.joker_last_only, forced_joker=st.forced_joker, stop_seat=stop)
-
-    rules, card_of = _cached(key, build, st.eff)  # the context's tables live as long as the pack
-    trick = st.trick
-    return Position(rules, tuple(st.hands), st.turn, bytes(s for s, _ in trick), bytes(c for _, c in trick),
-                    st.led if trick else -1, st.suits_led, st.nactive, card_of)
-
-
-def _fifty_six(st: Any) -> Position:
-    g = st.game
-    key = ("fifty_six", id(g.table), st.trump, tuple(st.nxt), st.n)
-
-    def build() -> tuple[Any, dict[int, int]]:
-        from arena.games.fifty_six.cards import KIND_POINTS
-        return _rules([k >> 3 for k in range(32)], [k & 7 for k in range(32)], KIND_POINTS, g.table.play_id,
-                      trump=st.trump, nxt=st.nxt, nactive=st.n, dup=True)
-
-    rules, card_of = _cached(key, build, g.table)
-    trick = st.trick
-    return Position(rules, tuple(st.hands), st.to_act, bytes(s for s, _ in trick), bytes(k for _, k in trick),
-                    trick[0][1] >> 3 if trick else -1, 0, st.n, card_of)
-
-
-def _all_fours(st: Any) -> Position:
-    g, n, trump = st.g, st.n, st.trump
-    key = ("all_fours", n, trump, g.penalize, g.no_undertrump)
-
-    def build() -> tuple[Any, dict[int, int]]:
-        from arena.games.all_fours.actions import PLAY
-        from arena.games.all_fours.cards import COUNT_OF_RANK, TOP_FIVE
-        return _rules([c // 13 for c in range(52)], [c % 13 for c in range(52)],
-                      [COUNT_OF_RANK[c % 13] for c in range(52)], [PLAY + c for c in range(52)], trump=trump,
-                      nxt=[(s + 1) % n for s in range(n)], nactive=n, mode=1, penalize=g.penalize,
-                      no_undertrump=g.no_undertrump, serious_mask=TOP_FIVE[trump])
-
-    rules, card_of = _cached(key, build)
-    return Position(rules, tuple(st.hands), st._to_act, bytes(st.trick_seats), bytes(st.trick),
-                    st.trick[0] // 13 if st.trick else -1, 0, n, card_of)
-
-
-def _bid_euchre(st: Any) -> Position:
-    g = st.game
-    table = st.table
-    a = g.actions
-    out = st.sitting_out
-    nactive = 4 if out is None else 3
-    key = ("bid_euchre", table.trump, out, g.penalize, a.play_base, a.tokens)
-
-    def build() -> tuple[Any, dict[int, int]]:
-        nxt = []
-        for s in range(4):
-            t = (s + 1) & 3
-            nxt.append((t + 1) & 3 if t == out else t)
-        return _rules(table.eff, [max(p, 0) for p in table.power], (), [a.play_base + t for t in range(a.tokens)],
-                      trump=table.trump, nxt=nxt, nactive=nactive, penalize=g.penalize, dup=True)
-
-    rules, card_of = _cached(key, build)
-    if g.tricks > 6:  # the double deck: a count per card, the second copy at bit + 32
-        hands = []
-        for counts, mask in zip(st.counts, st.masks):
-            second = 0
-            for t in bits(mask):
-                if counts[t] > 1:
-                    second |= 1 << t
-            hands.append(mask | second << 32)
-        held = tuple(hands)
-    else:
-        held = tuple(st.masks)
-    trick = st.trick
-    return Position(rules, held, st.to_act, bytes(s for s, _ in trick), bytes(t for _, t in trick),
-                    table.eff[trick[0][1]] if trick else -1, 0, nactive, card_of)
-
-
-_READERS = {"five_hundred": _five_hundred, "fifty_six": _fifty_six, "all_fours": _all_fours, "bid_euchre": _bid_euchre}
 
 
 _PLAY_PHASES: "weakref.WeakKeyDictionary[Any, frozenset[str]]" = weakref.WeakKeyDictionary()
@@ -221,18 +132,18 @@ def _play_phases(game: Any) -> frozenset[str]:
 
 
 def supports(state: Any) -> bool:
-    """Whether the fast path knows ``state``'s game (a bundled one) and it is in the card play."""
+    """Whether ``state``'s game has a fast path (``Game.fast_path()``: the bundled ones) and it is in
+    the card play."""
     game = state.game
-    return game.name in _READERS and state.current_player() is not None and state.phase in _play_phases(game)
+    return game.fast_path() is not None and state.current_player() is not None and state.phase in _play_phases(game)
 
 
 def position(state: Any) -> Position:
-    """``state`` (in the card play of a bundled game) in the extension's terms."""
+    """``state`` (in the card play of a game with a fast path) in the extension's terms."""
     _module()
-    reader = _READERS.get(state.game.name)
-    if reader is None or not supports(state):
-        raise ValueError(f"arena.fast: not a card-play position of a bundled game ({state.game.name}, {state.phase})")
-    return reader(state)
+    if not supports(state):
+        raise ValueError(f"arena.fast: not a card-play position of a game with a fast path ({state.game.name}, {state.phase})")
+    return state.game.fast_path().position(state)
 
 
 def legal_ids(state: Any, pos: Position | None = None) -> list[int]:

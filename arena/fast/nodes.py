@@ -26,13 +26,15 @@ class Setup:
 
     def __init__(self, pos: fast.Position, eff: list[int], power: list[int], rank_points: list[int],
                  rankable: list[bool], ids: list[int], dup: bool, stop_seat: int,
-                 value: Callable[["Node"], float], revokes_end: Callable[["Node"], float | None] | None = None):
+                 value: Callable[["Node"], float], revokes_end: Callable[["Node"], float | None] | None = None,
+                 events: tuple[tuple[int, int, int], ...] = ()):
         self.rules = pos.rules
         self.eff, self.power, self.rank_points, self.rankable, self.ids = eff, power, rank_points, rankable, ids
         self.low = LOW32 if dup else (1 << 64) - 1
         self.stop_seat = stop_seat
         self.value = value  # the hand's value for the solver's side, at its end
         self.revokes_end = revokes_end  # All Fours: the value when a revoke ended the match in a trick, else None
+        self.events = events  # revokes already made in the trick in progress (All Fours: penalized at its end)
         self.step = fast._module().step
         self.legal = fast._module().legal
 
@@ -99,16 +101,13 @@ def root(state: Any, side: int, margin: bool = False) -> Node | None:
     if not fast.available() or not fast.supports(state):
         return None
     pos = fast.position(state)
-    make = _SETUPS[state.game.name]
+    make = state.game.fast_path().setup
     setup = make(state, pos, side)
     if margin:
         _as_margin(setup, [make(state, pos, s) for s in range(len(state.scores())) if s != side])
     n = len(pos.hands)
-    events: tuple[tuple[int, int, int], ...] = ()
-    if state.game.name == "all_fours":  # revokes earlier in the trick in progress: penalized at its end
-        events = tuple((0, seat, int(serious)) for seat, serious in state.pending)
     return Node(setup, pos.hands, pos.turn, pos.seats, pos.cards, pos.led, pos.suits_led, (0,) * n, (0,) * n,
-                (0,) * n, events, 0)
+                (0,) * n, setup.events, 0)
 
 
 def _as_margin(setup: Setup, others: list[Setup]) -> None:
@@ -128,7 +127,7 @@ def _as_margin(setup: Setup, others: list[Setup]) -> None:
         setup.revokes_end = ended
 
 
-def _tables(pos: fast.Position, size: int) -> list[int]:
+def play_ids(pos: fast.Position, size: int) -> list[int]:
     """The play id of each card id (-1: none)."""
     ids = [-1] * size
     for action, card in pos.card_of.items():
@@ -137,105 +136,3 @@ def _tables(pos: fast.Position, size: int) -> list[int]:
     return ids
 
 
-def _five_hundred(st: Any, pos: fast.Position, side: int) -> Setup:
-    from arena.games.five_hundred.scoring import hand_changes
-    g = st.game
-    eff = list(st.eff)
-    power = [st.value[e][c] if e < 4 else 0 for c, e in enumerate(eff)]
-    joker = g.pack.joker
-    root_tricks = list(st.tricks_won_by_seat)
-    bid, contractor, members, total = st.bid, st.contractor, tuple(st.members), list(st.total)
-
-    def value(node: Node) -> float:
-        seat_tricks = [a + b for a, b in zip(root_tricks, node.tricks)]
-        return float(hand_changes(bid, contractor, members, seat_tricks, g.sides, total, g.cap)[0][side])
-
-    return Setup(pos, eff, power, [0] * len(eff), [c != joker and e < 4 for c, e in enumerate(eff)],
-                 _tables(pos, len(eff)), False, contractor if bid.misere else -1, value)
-
-
-def _fifty_six(st: Any, pos: fast.Position, side: int) -> Setup:
-    from arena.games.fifty_six.cards import KIND_POINTS
-    g = st.game
-    eff, power = [k >> 3 for k in range(32)], [k & 7 for k in range(32)]
-    start, team_of = st.points[side], g.team_of
-
-    def value(node: Node) -> float:
-        return float(start + sum(p for seat, p in enumerate(node.points) if team_of[seat] == side))
-
-    return Setup(pos, eff, power, list(KIND_POINTS), [True] * 32, _tables(pos, 32), True, -1, value)
-
-
-def _bid_euchre(st: Any, pos: fast.Position, side: int) -> Setup:
-    from arena.games.bid_euchre.scoring import hand_changes
-    g = st.game
-    a = g.actions
-    table = st.table
-    eff, power = list(table.eff), list(table.power)
-    root_tricks, reneges = list(st.tricks_won_by_seat), list(st.reneges)
-    level, bidding = st.level, st.contractor & 1
-
-    def value(node: Node) -> float:
-        by_seat = [x + y for x, y in zip(root_tricks, node.tricks)]
-        count = list(reneges)
-        for _, seat, _ in node.events:
-            count[seat & 1] += 1
-        changes, _ = hand_changes(level, g.tricks, a.help_level, a.moon_level, bidding,
-                                  [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]], count)
-        return float(changes[side])
-
-    return Setup(pos, eff, power, [0] * len(eff), [True] * len(eff), _tables(pos, len(eff)), True, -1,
-                 value)
-
-
-def _all_fours(st: Any, pos: fast.Position, side: int) -> Setup:
-    from arena.games.all_fours.cards import JACK, game_count
-    from arena.games.all_fours.scoring import hand_items
-    g, n, trump = st.g, st.n, st.trump
-    eff, power = [c // 13 for c in range(52)], [c % 13 for c in range(52)]
-    jack = trump * 13 + JACK
-    rank_points = [-1 if c == jack else game_count(1 << c) for c in range(52)]
-    scores0, changes0, barred0 = list(st._scores), list(st.changes), list(st.barred)
-    captured0, dealt, target, eldest = list(st.captured), list(st.dealt), g.target, (st.dealer + 1) % n
-
-    def outcome(node: Node, final: bool) -> float | None:
-        """The engine's order (§9, §11): each finished trick's revokes as it ends (a serious one
-        loses the match; another gives the other side a point), then at the hand's end its items;
-        the match ends the moment a side reaches the target. None: not over yet."""
-        scores, changes, barred = list(scores0), list(changes0), list(barred0)
-        for trick, seat, serious in node.events:
-            if trick >= node.done:
-                break  # the trick in progress: penalized at its end
-            offenders = seat % 2
-            if serious:
-                return float(changes[side])
-            barred[offenders] = True
-            scores[1 - offenders] += 1
-            changes[1 - offenders] += 1
-            if scores[1 - offenders] >= target:
-                return float(changes[side])
-        if not final:
-            return None
-        captured = list(captured0)
-        for seat, taken in enumerate(node.captured):
-            captured[seat % 2] |= taken
-        for _, who, points, _ in hand_items(dealt, captured, trump, hang_jack_points=g.hang_jack,
-                                            game_tie=g.game_tie, eldest=eldest, barred=barred):
-            scores[who] += points
-            changes[who] += points
-            if scores[who] >= target:
-                break
-        return float(changes[side])
-
-    def value(node: Node) -> float:
-        return float(outcome(node, True))  # type: ignore[arg-type]  # final: always a value
-
-    def revokes_end(node: Node) -> float | None:
-        return outcome(node, False)
-
-    return Setup(pos, eff, power, rank_points, [True] * 52, _tables(pos, 52), False, -1, value, revokes_end)
-
-
-_SETUPS: dict[str, Callable[[Any, fast.Position, int], Setup]] = {
-    "five_hundred": _five_hundred, "fifty_six": _fifty_six, "bid_euchre": _bid_euchre, "all_fours": _all_fours,
-}

@@ -243,6 +243,13 @@ class Game(abc.ABC):
         return {}
 
     # -- for the exact solver (arena/solver.py, docs/solver.md) --------------------------------
+    def fast_path(self) -> Any:
+        """This game's card play on the compiled fast path (arena.fast, docs/fastpath.md), or None
+        (the default: the solver searches on the engine). A module or object with ``position(state)``
+        (an ``arena.fast.Position``) and ``setup(state, position, side)`` (an ``arena.fast.nodes.Setup``
+        whose leaves score the hand for ``side``); the bundled games' are their ``fast.py``."""
+        return None
+
     def hand_value(self, result: Mapping[str, Any], side: int) -> float:
         """What the solver maximises for ``side``: its score for the hand whose ``result`` (a
         ``deal_results`` row) is given. Default: the side's score change, ``result["changes"]``."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from arena.games import resample
+from arena.games.all_fours import fast
 from arena.games.all_fours import actions, dealing
 from arena.games.all_fours.cards import kick_table
 from arena.games.all_fours.dealing import first_deal_seats, run_seats
@@ -76,6 +77,9 @@ class AllFoursGame(Game):
     # -- the page and search hooks (arena.games.base.Game) --------------------------------------
     def page(self) -> dict[str, Any]:
         return {**super().page(), **PAGE}
+
+    def fast_path(self) -> Any:
+        return fast
 
     def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
         return dealing.deck_for(self, dealer, hands, **seen)

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 from arena.errors import OptionError
 from arena.games import resample
 from arena.games.base import DeckSource, Game
+from arena.games.bid_euchre import fast
 from arena.games.bid_euchre import dealing
 from arena.games.bid_euchre.actions import ActionTable
 from arena.games.bid_euchre.cards import INDEX, pack
@@ -92,6 +93,9 @@ class BidEuchreGame(Game):
     # -- the page and search hooks (arena.games.base.Game) --------------------------------------
     def page(self) -> dict[str, Any]:
         return {**super().page(), **PAGE}
+
+    def fast_path(self) -> Any:
+        return fast
 
     def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
         return dealing.deck_for(self, dealer, hands, **seen)

@@ -6,6 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from arena.games import resample
 from arena.games.base import DeckSource, Game
+from arena.games.fifty_six import fast
 from arena.games.fifty_six import dealing
 from arena.games.fifty_six.actions import ActionTable
 from arena.games.fifty_six.cards import pack_kinds
@@ -89,6 +90,9 @@ class FiftySixGame(Game):
     # -- the page and search hooks (arena.games.base.Game) --------------------------------------
     def page(self) -> dict[str, Any]:
         return {**super().page(), **PAGE}
+
+    def fast_path(self) -> Any:
+        return fast
 
     def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
         return dealing.deck_for(self, dealer, hands, **seen)

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 from arena.errors import OptionError
 from arena.games import resample
 from arena.games.base import DeckSource, Game
+from arena.games.five_hundred import fast
 from arena.games.five_hundred import dealing
 from arena.games.five_hundred.actions import ActionTable, ladder
 from arena.games.five_hundred.auction import call_lists
@@ -109,6 +110,9 @@ class FiveHundredGame(Game):
     # -- the page and search hooks (arena.games.base.Game) --------------------------------------
     def page(self) -> dict[str, Any]:
         return {**super().page(), **PAGE}
+
+    def fast_path(self) -> Any:
+        return fast
 
     def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
         return dealing.deck_for(self, dealer, hands, **seen)

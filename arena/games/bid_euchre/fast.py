@@ -1,0 +1,67 @@
+"""Bid Euchre's card play on the compiled fast path (arena.fast, docs/fastpath.md): the engine's
+play state in the extension's terms (:func:`position`), and the exact solver's leaves scored by
+this game's own scoring (:func:`setup`). Reached through ``Game.fast_path()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.fast import Position, cached_rules, make_rules
+from arena.fast.nodes import Node, Setup, play_ids
+from arena.games.bitmask import bits
+
+
+def position(st: Any) -> Position:
+    g = st.game
+    table = st.table
+    a = g.actions
+    out = st.sitting_out
+    nactive = 4 if out is None else 3
+    key = ("bid_euchre", table.trump, out, g.penalize, a.play_base, a.tokens)
+
+    def build() -> tuple[Any, dict[int, int]]:
+        nxt = []
+        for s in range(4):
+            t = (s + 1) & 3
+            nxt.append((t + 1) & 3 if t == out else t)
+        return make_rules(table.eff, [max(p, 0) for p in table.power], (), [a.play_base + t for t in range(a.tokens)],
+                      trump=table.trump, nxt=nxt, nactive=nactive, penalize=g.penalize, dup=True)
+
+    rules, card_of = cached_rules(key, build)
+    if g.tricks > 6:  # the double deck: a count per card, the second copy at bit + 32
+        hands = []
+        for counts, mask in zip(st.counts, st.masks):
+            second = 0
+            for t in bits(mask):
+                if counts[t] > 1:
+                    second |= 1 << t
+            hands.append(mask | second << 32)
+        held = tuple(hands)
+    else:
+        held = tuple(st.masks)
+    trick = st.trick
+    return Position(rules, held, st.to_act, bytes(s for s, _ in trick), bytes(t for _, t in trick),
+                    table.eff[trick[0][1]] if trick else -1, 0, nactive, card_of)
+
+
+def setup(st: Any, pos: Position, side: int) -> Setup:
+    from arena.games.bid_euchre.scoring import hand_changes
+    g = st.game
+    a = g.actions
+    table = st.table
+    eff, power = list(table.eff), list(table.power)
+    root_tricks, reneges = list(st.tricks_won_by_seat), list(st.reneges)
+    level, bidding = st.level, st.contractor & 1
+
+    def value(node: Node) -> float:
+        by_seat = [x + y for x, y in zip(root_tricks, node.tricks)]
+        count = list(reneges)
+        for _, seat, _ in node.events:
+            count[seat & 1] += 1
+        changes, _ = hand_changes(level, g.tricks, a.help_level, a.moon_level, bidding,
+                                  [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]], count)
+        return float(changes[side])
+
+    return Setup(pos, eff, power, [0] * len(eff), [True] * len(eff), play_ids(pos, len(eff)), True, -1,
+                 value)
