@@ -272,10 +272,12 @@ class Game(abc.ABC):
                 "ranks": None, "bowers": False, "labels": {}, "groups": [], "prompts": {}, "module": None,
                 "text": {}}
 
-    def page_lines(self, observation: Mapping[str, Any]) -> dict[str, str]:
+    def page_lines(self, observation: Mapping[str, Any]) -> dict[str, Any]:
         """Lines the page shows with one seat's ``observation`` (in each state message as
         ``lines``): ``contract``, the contract line; ``{seat:N}`` in a line is seat N, named as the
-        page names seats. Default: none (a game with a page module draws its own)."""
+        page names seats. A line is a string, or ``{"key": K, name: value, ...}``: the game's text
+        ``line:K`` (``page()["text"]``) in the reader's language with its ``{name}``s filled.
+        Default: none (a game with a page module draws its own)."""
         return {}
 
     # -- provided ----------------------------------------------------------------------------

@@ -93,7 +93,7 @@ export function rulesOf(game) {
 /** A game's words from its package in the page's language ("title", "rules", ...; English, then
  * `fallback`, where it has none). */
 export function gameWord(g, key, fallback) {
-  if (!g) return fallback;
+  if (!g || !g.name) return fallback;
   addGameText(g.name, g.page && g.page.text);
   const gt = gameText(g.name);
   return gt.has(key) ? gt(key) : fallback;
@@ -107,7 +107,8 @@ export function gameTitle(g) {
 /** A game's rules for players in the page's language (its package's rules text: plain paragraphs
  * separated by blank lines; a line starting "- " is a list item, "## " a heading). */
 export function rulesText(g) {
-  const text = gameWord(g, "rules", (g && g.page && g.page.rules) || "");
+  const desc = g && g.page ? g : { page: g || {} }; // a game's description, or its page data alone
+  const text = gameWord(desc, "rules", desc.page.rules || "");
   const nodes = [];
   for (const block of text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)) {
     const lines = block.split("\n");

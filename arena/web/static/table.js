@@ -322,7 +322,7 @@ class TableView {
           onclick: () => (this.previousTrick() ? this.toggle("lastTrick") : this.explain(t("why.no_last_trick"))) },
         lastShown ? t("table.hide_last_trick") : t("table.last_trick")),
         el("button", { type: "button", id: "rules-button", class: "nav", "aria-pressed": this.ui.get("rules") ? "true" : "false",
-          "aria-controls": "rules-panel", onclick: () => this.toggle("rules") }, t("table.rules")),
+          onclick: () => this.toggle("rules") }, t("table.rules")),
         el("a", { href: "#/", class: "nav button-link" }, t("table.leave"))));
   }
 
@@ -707,7 +707,8 @@ class TableView {
     }
     if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) {
       // Arrows move among the legal cards and buttons (Tab also works, Enter or Space acts).
-      const items = [...this.root.querySelectorAll("#decisions button:not([disabled]), #hand button.legal:not([disabled])")];
+      // (greyed ones are left to Tab, which says why they are greyed)
+      const items = [...this.root.querySelectorAll("#decisions button:not([disabled]):not([aria-disabled=true]), #hand button.legal:not([disabled])")];
       if (!items.length) return;
       const at = items.indexOf(document.activeElement);
       const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
