@@ -83,7 +83,7 @@ export function addGameText(game, text) {
 }
 
 /** A game's translator: its own words in the page's language, else its English, else the page's
- * catalogue, else the key. A game's page module gets it from present.js: gameText("five_hundred"). */
+ * catalogue, else the key. A game's page module gets it from present.js: gameText("<its name>"). */
 export function gameText(game) {
   const gt = (key, params) => {
     const own = games[game] || {};
