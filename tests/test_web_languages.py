@@ -324,3 +324,59 @@ def test_gujarati_shows_the_start_screen_in_gujarati(served):
     assert walk.page.locator("#start-daily").inner_text() == "આજનાં પત્તાં રમો"
     assert not walk.latin(), "\n".join(walk.latin())
     walk.close()
+
+
+MADE_UP = {  # a one-file plugin game's page data with its own Hindi words (no page module)
+    "name": "made_up", "title": "Made up", "page": {
+        "clockwise": False, "rules": "One.\n\nTwo.", "phases": {"call": "bid", "play": "play", "over": "over"},
+        "labels": {"call 1": "One trick", "call 2": "Two tricks", "pass": "Pass"},
+        "groups": [{"title": "Call:", "prefix": "call "}, {"prefix": "pass"}],
+        "prompts": {"bid": "Call your tricks", "play": "Lead or follow"}, "module": None,
+        "text": {"hi": {"title": "बनावटी", "rules": "एक।\n\nदो।", "label:call 1": "एक चाल", "group:call ": "बोली:",
+                        "prompt:bid": "अपनी चालें बोलें", "line:called": "{seat:{seat}} ने {n} बोला"}}}}
+GENERIC = """async () => {
+  const games = await import("/static/games.js");
+  const rules = await games.loadRules("made_up");
+  const { rows } = rules.panel({ phase: "call" }, ["call 1", "call 2", "pass"]);
+  const ctx = { lines: { contract: { key: "called", seat: 2, n: 1 } }, seatName: (s) => `सीट ${s}` };
+  const contract = document.createElement("div");
+  contract.append(rules.contract({}, ctx));
+  const [g] = await (await fetch("/api/games")).json();
+  return { rows: rows.filter(Boolean).map((r) => [...r.querySelectorAll("[data-action]")].map((b) => b.textContent)),
+           titles: rows.filter(Boolean).map((r) => r.querySelector(".row-title")?.textContent ?? null),
+           prompt: rules.prompt({ phase: "call" }), contract: contract.textContent,
+           title: games.gameTitle(g), rules: games.rulesText(g).map((p) => p.textContent) };
+}"""
+
+
+def test_a_fifth_game_brings_its_own_words_and_falls_back_to_english(served):
+    """A data-only game's labels, group titles, prompts, contract line, title and rules in Hindi
+    from its own page()["text"]; what it has no Hindi for stays its English."""
+    browser, url = served
+    walk = Walk(browser, url, "hi-IN")
+    walk.page.route("**/api/games", lambda route: route.fulfill(json=[MADE_UP]))
+    got = walk.page.evaluate(GENERIC)
+    assert got["rows"] == [["एक चाल", "Two tricks"], ["Pass"]]  # "call 2" and "pass": no Hindi, its English
+    assert got["titles"] == ["बोली:", None]
+    assert (got["prompt"], got["contract"], got["title"]) == ("अपनी चालें बोलें", "सीट 2 ने 1 बोला", "बनावटी")
+    assert got["rules"] == ["एक।", "दो।"]
+    walk.close()
+
+
+def test_the_toy_game_plugged_in_speaks_hindi_and_falls_back_to_english_in_gujarati(served):
+    """The toy (tests/plugins/toy_game.py) brings its Hindi title, rules and contract line; in
+    Gujarati it has only its title, and its contract line is its English."""
+    browser, url = served
+    for locale, title, line in (("hi-IN", "खिलौना ताश", "जीतने के लिए"), ("gu-IN", "રમકડું", "points to win")):
+        walk = Walk(browser, url, locale)
+        page = walk.page
+        assert page.locator("label[for=game-toy] b").inner_text() == title
+        page.check("#game-toy")
+        page.select_option("#bot-1", "random")
+        page.click("#start-new")
+        page.wait_for_selector("#table[data-your-turn=true], #finished", timeout=WAIT)
+        assert line in page.locator("#contract").inner_text(timeout=WAIT)
+        if locale == "hi-IN":
+            page.click("#rules-button")
+            assert "हो सके तो वही सूट खेलें" in page.locator("#rules-panel").inner_text(timeout=WAIT)
+        walk.close()
