@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 
 from arena.plugins import get_registry
 from tests.browser_support import CHROMIUM, launch
+from tests.test_web_browser import assert_accessible
 from tests.web_support import make_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,6 +176,8 @@ class Walk:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.seen: dict[tuple[str, str], str] = {}  # (kind, text) -> where
         self.url = url
+        self.locale = locale
+        self.axe = False  # also run axe-core (tests/test_web_browser.py) on the start page and the first turn
         self.page.goto(url + "/")
         self.page.wait_for_selector("#start-daily", timeout=WAIT)
 
@@ -197,6 +200,8 @@ class Walk:
         page.uncheck("#trick-pause")
         page.check(f"#game-{game}")
         self.collect("start")
+        if self.axe:
+            assert_accessible(page, f"the start page in {self.locale}")
         page.click("#game-rules summary")
         self.collect("start, the rules")
         page.click("#start-daily" if mode == "daily" else "#start-new")
@@ -212,6 +217,8 @@ class Walk:
             if page.locator("#finished").count():
                 break
             self.collect(f"the table, {page.get_attribute('#table', 'data-phase')}")
+            if self.axe and not seen["turns"]:
+                assert_accessible(page, f"the first turn at {game} in {self.locale}")
             seen["turns"] += 1
             if not seen["rules"]:
                 page.click("#rules-button")
@@ -281,6 +288,7 @@ def test_in_hindi_from_the_browsers_language_five_hundred_shows_no_latin_word(se
     finished panel and the leaderboard, all in Hindi."""
     browser, url = served
     walk = Walk(browser, url, "hi-IN")
+    walk.axe = True
     assert walk.page.evaluate("document.documentElement.lang") == "hi"
     walk.page.fill("#nickname", "रीना")
     walk.page.click("#save-nickname")

@@ -3,7 +3,7 @@
 
 import { el, clear } from "./dom.js";
 import { api, replayUrl } from "./api.js";
-import { t } from "./i18n.js";
+import { t, has } from "./i18n.js";
 import { gameTitle, botName } from "./games.js";
 
 export async function showLeaderboard(root, game, date) {
@@ -26,7 +26,7 @@ export async function showLeaderboard(root, game, date) {
       el("td", {}, r.nickname || t("board.no_name")),
       el("td", {}, show(r.score)),
       el("td", {}, show(r.par)),
-      el("td", { class: numberClass(r.versus_par) }, r.versus_par === null && r.termination && r.termination !== "normal" ? r.termination : signed(r.versus_par)),
+      el("td", { class: numberClass(r.versus_par) }, r.versus_par === null && r.termination && r.termination !== "normal" ? howWord(r.termination) : signed(r.versus_par)),
       el("td", {}, allTime ? String(r.games ?? "") : replayLink(r))))
       : el("tr", {}, el("td", { colspan: 6, class: "empty" }, allTime ? t("board.none_all") : t("board.none_day")))));
   clear(root).appendChild(el("section", { id: "leaderboard-view", class: "board" },
@@ -52,6 +52,11 @@ function replayLink(row) {
   if (!row.table) return "";
   if (row.mine || row.public) return el("a", { href: row.replay || replayUrl(row.table) }, t("start.replay"));
   return el("small", { class: "hint" }, t("board.replay_tomorrow"));
+}
+
+/** How a game ended, in words ("forfeit"; as the server says it where the catalogue has no word). */
+function howWord(how) {
+  return has(`how.${how}`) ? t(`how.${how}`) : how;
 }
 
 function titleOf(games, name) {

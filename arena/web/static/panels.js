@@ -4,7 +4,7 @@
 import { el, frag } from "./dom.js";
 import { cardText, parseCard, suitIcon } from "./cards.js";
 import { replayUrl, recordUrl } from "./api.js";
-import { t } from "./i18n.js";
+import { t, has } from "./i18n.js";
 
 const CARD_VERBS = new Set(["play", "discard", "give"]);
 
@@ -117,7 +117,7 @@ function ending(termination, ctx) {
     return el("p", { class: "message" },
       t("end.forfeit", { seat: ctx.seatName(termination.seat), fault: `${fault.kind || "fault"}${fault.message ? `: ${fault.message}` : ""}` }));
   }
-  return el("p", { class: "message" }, t("end.ended_how", { how: termination.how }));
+  return el("p", { class: "message" }, t("end.ended_how", { how: has(`how.${termination.how}`) ? t(`how.${termination.how}`) : termination.how }));
 }
 
 export function signed(n) {
