@@ -3,6 +3,9 @@
 // picker (kept in this browser), and each game's own words (its package's text, served in
 // /api/games as page.text: docs/game-interface.md, "The page"). Every string the page shows goes
 // through t() (or a game's gt()); a key missing in a language falls back to English, then to the key.
+// Keys are namespaced by where they are used ("start.", "table.", "board."...): another module's own
+// English strings fold in as one more namespace in every catalogue (its {name}s kept), its calls
+// becoming t("<namespace>.<key>", params); tests/test_web_languages.py then checks them in each language.
 
 export const LANGUAGES = { en: "English", hi: "हिन्दी", gu: "ગુજરાતી" }; // each in its own script
 export const LANG_KEY = "trick-arena-lang";
