@@ -169,8 +169,8 @@ ACT = "#decisions [data-action], #hand [data-action]"
 class Walk:
     """A person at the page in one browser context, collecting every string the page shows."""
 
-    def __init__(self, browser, url: str, locale: str, width: int = 1280, height: int = 900):
-        self.context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    def __init__(self, browser, url: str, locale: str, width: int = 1280, height: int = 900, touch: bool = False):
+        self.context = browser.new_context(viewport={"width": width, "height": height}, locale=locale, has_touch=touch)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -388,3 +388,34 @@ def test_the_toy_game_plugged_in_speaks_hindi_and_falls_back_to_english_in_gujar
             page.click("#rules-button")
             assert "हो सके तो वही सूट खेलें" in page.locator("#rules-panel").inner_text(timeout=WAIT)
         walk.close()
+
+
+def test_on_a_phone_a_tap_on_a_greyed_bid_says_why_in_hindi(served):
+    """Build 3: a greyed action says why on a touch screen too (a title would never show there):
+    at phone size with touch, tapping a greyed contract or misère shows its reason under the prompt."""
+    browser, url = served
+    walk = Walk(browser, url, "hi-IN", 390, 844, touch=True)
+    page = walk.page
+    page.check("#game-five_hundred")
+    page.click("#start-new")
+    for _ in range(40):
+        page.wait_for_selector("#table[data-your-turn=true], #hand-end, #finished", timeout=WAIT)
+        if page.locator("#hand-end").count():
+            page.locator("#hand-end-close").tap()
+            continue
+        greyed = page.locator("#decisions .act.unavailable")
+        if greyed.count():
+            break
+        decision = walk.decision
+        page.locator(ACT).first.tap()
+        page.wait_for_function("d => document.querySelector('#table').dataset.decision !== d", arg=decision, timeout=WAIT)
+    else:
+        raise AssertionError("no greyed bid in 40 turns")
+    assert page.locator("#why").count() == 0
+    reason = greyed.first.get_attribute("data-reason")
+    greyed.first.tap(force=True)  # (Playwright will not tap what is aria-disabled unless forced; a finger does)
+    why = page.locator("#why")
+    assert why.inner_text(timeout=WAIT) == reason and why.is_visible()
+    assert reason in ("मिज़ेर की बोली तभी लग सकती है जब कोई सात की बोली लगा चुका हो",) or reason.startswith("अभी की बोली")
+    assert page.get_attribute("#table", "data-your-turn") == "true"  # nothing was sent
+    walk.close()
