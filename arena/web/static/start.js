@@ -5,7 +5,7 @@
 import { el, clear, append } from "./dom.js";
 import { api, replayUrl } from "./api.js";
 import { trickPause, PAUSE_KEY, confirmForced, FORCED_KEY } from "./table.js";
-import { rulesText, gameTitle, botName } from "./games.js";
+import { rulesText, gameTitle, botName, gameWord } from "./games.js";
 import { t, t as tr } from "./i18n.js";
 
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
@@ -72,7 +72,7 @@ export async function showStart(root) {
         chosen.bots.map((b) => el("option", { value: b, selected: b === (chosen.default_bot || "heuristic") }, botName(chosen, b))));
       bots.push(select);
     }
-    const options = (chosen.options || []).filter((o) => o.name !== "players").map(optionField);
+    const options = (chosen.options || []).filter((o) => o.name !== "players").map((o) => optionField(o, chosen));
     const start = el("button", { type: "button", id: "start-new", class: "primary",
       onclick: async () => {
         say("");
@@ -167,16 +167,20 @@ function show(value) {
 }
 
 /** A form field for one game option; read() gives {set, value} or {error}. */
-function optionField(option) {
+function optionField(option, game) {
+  // its name, help and choices in the page's language where the game has them ("option:<name>",
+  // "option_help:<name>", "choice:<name>:<value>" in its words), else as the game's option table says
   const id = `option-${option.name}`;
-  const help = option.help ? el("small", { class: "hint" }, option.help) : null;
+  const helpText = gameWord(game, `option_help:${option.name}`, option.help);
+  const help = helpText ? el("small", { class: "hint" }, helpText) : null;
+  const choice = (c) => gameWord(game, `choice:${option.name}:${String(c)}`, show(c));
   let input;
   let read;
   if (option.type === "bool") {
     input = el("input", { type: "checkbox", id, checked: option.default === true });
     read = () => ({ set: input.checked !== option.default, value: input.checked });
   } else if (option.type === "choice" && option.choices) {
-    input = el("select", { id }, option.choices.map((c, i) => el("option", { value: i, selected: show(c) === show(option.default) }, show(c))));
+    input = el("select", { id }, option.choices.map((c, i) => el("option", { value: i, selected: show(c) === show(option.default) }, choice(c))));
     read = () => {
       const value = option.choices[Number(input.value)];
       return { set: show(value) !== show(option.default), value };
@@ -196,6 +200,6 @@ function optionField(option) {
       return { set: value !== option.default, value };
     };
   }
-  const node = el("div", { class: "field option" }, el("label", { for: id }, option.name.replaceAll("_", " ")), input, help);
+  const node = el("div", { class: "field option" }, el("label", { for: id }, gameWord(game, `option:${option.name}`, option.name.replaceAll("_", " "))), input, help);
   return { name: option.name, node, read };
 }
