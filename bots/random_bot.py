@@ -23,4 +23,5 @@ def make(settings: Mapping[str, Any], seed: int) -> RandomBot:
 
 @hookimpl
 def arena_register_bots() -> list[BotSpec]:
-    return [BotSpec("random", make, "a uniformly random legal action (seeded)")]
+    return [BotSpec("random", make, "a uniformly random legal action (seeded)",
+                    titles={"en": "Beginner", "hi": "नौसिखिया", "gu": "શિખાઉ"}, strength="easiest")]

@@ -224,8 +224,10 @@ def test_the_daily_five_hundred_deal_played_by_clicking_then_the_leaderboard_wit
     while me.wait_turn():
         legal = me.legal()
         assert set(legal) <= me.offered(), f"not offered: {set(legal) - me.offered()}"
-        # Only what is legal is highlighted: the other cards cannot be clicked.
-        assert page.evaluate("() => [...document.querySelectorAll('#hand .card:not(.legal)')].every(c => c.disabled)")
+        # Only what is legal is highlighted: the other cards cannot be played (disabled, or on the
+        # person's turn greyed with aria-disabled and no data-action: a tap says why, build 3).
+        assert page.evaluate("() => [...document.querySelectorAll('#hand .card:not(.legal)')]"
+                             ".every(c => !c.dataset.action && (c.disabled || c.getAttribute('aria-disabled') === 'true'))")
         me.play_first()
         answered += 1
     assert answered > 10

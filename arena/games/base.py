@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import abc
 import enum
+import json
+import os
 import random
 import weakref
 from collections import Counter
+from pathlib import Path
 from typing import Any, ClassVar, Mapping, Protocol, Sequence
 
 from arena.errors import IllegalActionError, RecordError
@@ -268,14 +271,20 @@ class Game(abc.ABC):
         (action string -> button text), ``groups`` (rows of buttons: ``title`` and the actions'
         ``prefix``), ``prompts`` (phase or kind -> the line shown when it is the person's turn) and
         ``module`` (the file name, in the game's package, of a JavaScript module drawing richer
-        panels; None: the data above is all). A game returns ``{**super().page(), ...}``."""
+        panels; None: the data above is all) and ``text`` (the game's words per language,
+        ``{code: {key: text}}``: its ``title``, ``rules`` and whatever its module or data asks for;
+        English is the fallback: :func:`page_text` reads them from the game's package). A game
+        returns ``{**super().page(), ...}``."""
         return {"order": 100, "clockwise": True, "rules": "", "phases": {"play": "play", "over": "over"},
-                "ranks": None, "bowers": False, "labels": {}, "groups": [], "prompts": {}, "module": None}
+                "ranks": None, "bowers": False, "labels": {}, "groups": [], "prompts": {}, "module": None,
+                "text": {}}
 
-    def page_lines(self, observation: Mapping[str, Any]) -> dict[str, str]:
+    def page_lines(self, observation: Mapping[str, Any]) -> dict[str, Any]:
         """Lines the page shows with one seat's ``observation`` (in each state message as
         ``lines``): ``contract``, the contract line; ``{seat:N}`` in a line is seat N, named as the
-        page names seats. Default: none (a game with a page module draws its own)."""
+        page names seats. A line is a string, or ``{"key": K, name: value, ...}``: the game's text
+        ``line:K`` (``page()["text"]``) in the reader's language with its ``{name}``s filled.
+        Default: none (a game with a page module draws its own)."""
         return {}
 
     # -- provided ----------------------------------------------------------------------------
@@ -303,6 +312,20 @@ class Game(abc.ABC):
                 for o in self.option_table
             ],
         }
+
+
+def page_text(folder: str | os.PathLike[str]) -> dict[str, dict[str, str]]:
+    """A game's words for the page per language (``Game.page()["text"]``), from ``folder`` in its
+    package: ``<code>.json`` (a flat ``{key: text}``, ``{name}`` placeholders) and ``rules.<code>.md``
+    (the rules for players, its key ``rules``; the same file the game's documentation links). A
+    language with no file is left out, and the page falls back to English for it."""
+    root = Path(folder)
+    text: dict[str, dict[str, str]] = {}
+    for path in sorted(root.glob("*.json")):
+        text.setdefault(path.stem, {}).update(json.loads(path.read_text(encoding="utf-8")))
+    for path in sorted(root.glob("rules.*.md")):
+        text.setdefault(path.name.split(".")[1], {})["rules"] = path.read_text(encoding="utf-8").strip()
+    return text
 
 
 class GameState(abc.ABC):

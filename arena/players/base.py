@@ -55,6 +55,8 @@ class Player(abc.ABC):
 
 
 BotFactory = Callable[[Mapping[str, Any], int], Player]
+# How strong a bot plays, as a bot declares it for people (BotSpec.strength); the page words them.
+STRENGTHS = ("easiest", "easy", "medium", "hard", "hardest")
 
 
 @dataclass(frozen=True)
@@ -63,13 +65,17 @@ class BotSpec:
 
     ``factory(settings, seed)`` makes a fresh player for one match; ``settings`` come from the
     tournament file or ``--bot-option``, ``seed`` makes any randomness reproducible. ``games`` lists
-    the games it plays (None: every game).
+    the games it plays (None: every game). For people (the browser page): ``titles``, its plain
+    name per language code (``{"en": "Steady", "hi": "..."}``; none: the page shows ``name``), and
+    ``strength``, one of :data:`STRENGTHS` (the page says it in the reader's language; "" unsaid).
     """
 
     name: str
     factory: BotFactory
     summary: str = ""
     games: tuple[str, ...] | None = None
+    titles: Mapping[str, str] = field(default_factory=dict)
+    strength: str = ""
 
     def plays(self, game: str) -> bool:
         return self.games is None or game in self.games

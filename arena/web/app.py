@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.errors import ArenaError, RecordError
+from arena.players.base import STRENGTHS
 from arena.web import daily, guard as guarding
 from arena.web.botpool import BotPool
 from arena.web.guard import Guard
@@ -307,12 +308,16 @@ def describe_game(registry: "Registry", name: str) -> dict[str, Any]:
             item["maximum"] = option.maximum
         options.append(item)
     bots = sorted(spec.name for spec in registry.bots.values() if spec.plays(name))
+    # each bot's plain name per language and its strength, as it declares them (BotSpec), for people
+    bot_info = {spec.name: {"titles": dict(spec.titles),
+                            "strength": spec.strength if spec.strength in STRENGTHS else None}
+                for spec in registry.bots.values() if spec.plays(name)}
     page = dict(game.page())  # what the page shows of it, from the game (a copy: the URL is set below)
     if page.get("module"):
         page["module"] = f"/games/{name}/{page['module']}"
     return {"name": name, "title": game.title, "players": players, "default_players": game.players,
             "options": options, "bots": bots, "default_bot": daily.PAR_BOT if daily.PAR_BOT in bots else bots[0],
-            "page": page}
+            "page": page, "bot_info": bot_info}
 
 
 def game_order(registry: "Registry") -> list[str]:

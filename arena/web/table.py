@@ -139,7 +139,8 @@ class Table:
                    for seat, name in enumerate(self.spec["bots"])]
         return {"id": self.id, "game": self.game.name, "title": self.game.title, "mode": self.row.mode,
                 "ranked": self.row.ranked, "date": self.row.date, "seat": self.human_seat,
-                "players": self.game.players, "seating": seating, "options": dict(self.game.options)}
+                "players": self.game.players, "seating": seating, "options": dict(self.game.options),
+                "nickname": nickname, "bots": list(self.spec["bots"])}
 
     # -- the browsers' side ----------------------------------------------------------------------
     def listen(self, queue: "asyncio.Queue[str]") -> None:

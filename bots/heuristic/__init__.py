@@ -55,4 +55,5 @@ def make(settings: Mapping[str, Any], seed: int) -> HeuristicBot:
 
 @hookimpl
 def arena_register_bots() -> list[BotSpec]:
-    return [BotSpec("heuristic", make, "hand-written strategies for every bundled game", tuple(STRATEGIES))]
+    return [BotSpec("heuristic", make, "hand-written strategies for every bundled game", tuple(STRATEGIES),
+                    titles={"en": "Steady", "hi": "सधा खिलाड़ी", "gu": "સ્થિર ખેલાડી"}, strength="medium")]

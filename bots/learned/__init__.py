@@ -122,4 +122,4 @@ def make(settings: Mapping[str, Any], seed: int) -> LearnedBot:
 @hookimpl
 def arena_register_bots() -> list[BotSpec]:
     return [BotSpec("learned", make, "Bid Euchre: a network trained on heuristic rollouts picks the move; settings weights, prefer",
-                    (GAME,))]
+                    (GAME,), titles={"en": "Learner", "hi": "सीखा हुआ", "gu": "શીખેલો"}, strength="medium")]

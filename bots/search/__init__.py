@@ -172,4 +172,5 @@ def make(settings: Mapping[str, Any], seed: int) -> SearchBot:
 @hookimpl
 def arena_register_bots() -> list[BotSpec]:
     # every game whose engine offers the search hooks (arena.games.base.Game, "for search bots")
-    return [BotSpec("search", make, "determinized search (PIMC) with auction inference; settings samples, seconds, rollout, candidates, seed")]
+    return [BotSpec("search", make, "determinized search (PIMC) with auction inference; settings samples, seconds, rollout, candidates, seed",
+                    titles={"en": "Thinker", "hi": "सोच-विचार वाला", "gu": "વિચારક"}, strength="hard")]

@@ -20,6 +20,18 @@ RULES = """Toy tricks: two players, eight cards (9 10 Q A of spades and hearts),
 
 Follow suit if you can; the higher card of the suit led wins the trick, and each trick is a point. The first side to the target wins at the end of a hand."""
 
+# Its words per language for the page (Game.page()["text"]); English is the fallback, and where a
+# language has none of them (Gujarati here, but for the title) the page shows the English.
+TEXT = {
+    "en": {"line:target": "{target} points to win", "line:target_lead": "{target} points to win · {seat:{leader}} leads"},
+    "hi": {"title": "खिलौना ताश", "line:target": "जीतने के लिए {target} अंक",
+           "line:target_lead": "जीतने के लिए {target} अंक · चाल {seat:{leader}} की",
+           "rules": "खिलौना ताश: दो खिलाड़ी, आठ पत्ते (हुकुम और पान के 9 10 Q A), हर एक को चार।\n\n"
+                    "हो सके तो वही सूट खेलें; शुरू किए गए सूट का ऊँचा पत्ता चाल जीतता है, और हर चाल एक अंक की है। "
+                    "बाज़ी के अंत में जो पहले लक्ष्य तक पहुँचे, वह जीतता है।"},
+    "gu": {"title": "રમકડું"},
+}
+
 
 class ToyGame(Game):
     name = "toy"
@@ -56,12 +68,15 @@ class ToyGame(Game):
 
     # -- what the page shows (arena.games.base.Game, "for the web page"): data only, no page module --
     def page(self) -> dict[str, Any]:
-        return {**super().page(), "rules": RULES}
+        return {**super().page(), "rules": RULES, "text": TEXT}
 
-    def page_lines(self, observation) -> dict[str, str]:
+    def page_lines(self, observation) -> dict[str, Any]:
+        # a line in the reader's language: the key of one of its own texts (TEXT, "line:<key>") and
+        # the values of its {name}s
         leader = observation["leader"]
-        lead = "" if leader is None else f" · {{seat:{leader}}} leads"
-        return {"contract": f"{self.options['target']} points to win{lead}"}
+        if leader is None:
+            return {"contract": {"key": "target", "target": self.options["target"]}}
+        return {"contract": {"key": "target_lead", "target": self.options["target"], "leader": leader}}
 
     # -- what a search bot needs (arena.games.base.Game, "for search bots") ------------------------
     def start_hand(self, dealer, deck, scores=None, *, then=None, **match) -> "ToyState":

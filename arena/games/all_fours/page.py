@@ -2,15 +2,17 @@
 reads; stand, beg, give one and run the pack, and the turned-up cards, are drawn by ``page.js``
 beside this file."""
 
-RULES = """All Fours (Trinidad rules): six cards each. The dealer turns up a card that proposes trumps, and scores for it if it is an ace, six or jack (the kick).
+from pathlib import Path
 
-The eldest, on the dealer's right, stands (keeps that suit as trumps) or begs. After a beg the dealer either gives the eldest's side one point, or runs the pack: three more cards each and a new turn-up, until a new suit turns up.
+from arena.games.base import page_text
 
-Follow suit or trump; with neither, play any card. After the tricks, High (the highest trump out), Low (the lowest), Jack (the jack of trumps, to who takes it) and Game (the most card points in tricks) score a point each. The first side to 14 wins, the moment it gets there."""
+TEXT = page_text(Path(__file__).with_name("text"))  # its words per language: text/*.json, text/rules.*.md
+RULES = TEXT["en"]["rules"]  # the rules for players, in English: text/rules.en.md
 
 PAGE = {
     "clockwise": False,
     "rules": RULES,
     "phases": {"stand_or_beg": "bid", "give_or_run": "bid", "play": "play", "over": "over"},
     "module": "page.js",
+    "text": TEXT,
 }

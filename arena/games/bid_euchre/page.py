@@ -2,11 +2,12 @@
 reads; the bids, trumps, the help exchange and ace no face are drawn by ``page.js`` beside this
 file."""
 
-RULES = """Bid Euchre: four players in two partnerships, a 24-card pack (9 to ace), six cards each. Each player in turn bids how many tricks their side will take, or passes; the highest bidder names trumps and leads.
+from pathlib import Path
 
-A bid of all six tricks is played alone: with one card of help from the partner (bid help) or with none (bid moon). The jack of trumps is the highest trump and the other jack of its colour the next.
+from arena.games.base import page_text
 
-Follow suit if you can. Every trick is a point to the side that takes it, except that a side that fails its bid loses the bid instead. The first side to 32 points wins."""
+TEXT = page_text(Path(__file__).with_name("text"))  # its words per language: text/*.json, text/rules.*.md
+RULES = TEXT["en"]["rules"]  # the rules for players, in English: text/rules.en.md
 
 PAGE = {
     "clockwise": True,
@@ -15,4 +16,5 @@ PAGE = {
                "play": "play", "over": "over"},
     "bowers": True,  # the jack of trumps and its twin are trumps (and sort with them)
     "module": "page.js",
+    "text": TEXT,
 }

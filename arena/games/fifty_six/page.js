@@ -2,15 +2,18 @@
 // its action labels and decision panels, prompts, contract line, call bubbles and hand summary.
 // The page's generic table (arena/web/static/table.js) calls these; docs/game-interface.md, "The page".
 
-import { el, frag, strain, actButton, row, STRAIN_WORDS } from "/static/present.js";
+import { el, frag, strain, actButton, row, STRAIN_WORDS, gameText } from "/static/present.js";
+
+// This game's words in the page's language: text/<code>.json beside this file (English the fallback).
+const gt = gameText("fifty_six");
 
 const F56_FORMS = [
-  [/^bid (\d+) ([SCDH])$/, (m) => ({ amount: +m[1], label: frag(m[1], " ", strain(m[2])), words: `${m[1]} ${STRAIN_WORDS[m[2]]}`, hint: "number then suit: holds the top of the suit" })],
-  [/^bid ([SCDH]) (\d+)$/, (m) => ({ amount: +m[2], label: frag(strain(m[1]), " ", m[2]), words: `${STRAIN_WORDS[m[1]]} ${m[2]}`, hint: "suit then number: strong in the suit without its jack" })],
-  [/^bid (\d+) NT$/, (m) => ({ amount: +m[1], label: `${m[1]} NT`, words: `${m[1]} no trumps`, hint: "no trumps" })],
-  [/^bid (\d+) noes$/, (m) => ({ amount: +m[1], label: `${m[1]} noes`, words: `${m[1]} noes`, hint: "noes: no card of the suit named last (played at no trumps)" })],
-  [/^bid \+(\d+) ([SCDH])$/, (m, cur) => ({ amount: cur + +m[1], label: frag(`+${m[1]} `, strain(m[2])), words: `plus ${m[1]} ${STRAIN_WORDS[m[2]]}`, hint: "plus: several high cards of the suit" })],
-  [/^bid \+(\d+) noes$/, (m, cur) => ({ amount: cur + +m[1], label: `+${m[1]} noes`, words: `plus ${m[1]} noes`, hint: "plus noes (played at no trumps)" })],
+  [/^bid (\d+) ([SCDH])$/, (m) => ({ amount: +m[1], label: frag(m[1], " ", strain(m[2])), words: gt("words.number_suit", { n: m[1], suit: STRAIN_WORDS[m[2]] }), hint: gt("hint.number_suit") })],
+  [/^bid ([SCDH]) (\d+)$/, (m) => ({ amount: +m[2], label: frag(strain(m[1]), " ", m[2]), words: gt("words.suit_number", { n: m[2], suit: STRAIN_WORDS[m[1]] }), hint: gt("hint.suit_number") })],
+  [/^bid (\d+) NT$/, (m) => ({ amount: +m[1], label: gt("label.nt", { n: m[1] }), words: gt("words.nt", { n: m[1] }), hint: gt("hint.nt") })],
+  [/^bid (\d+) noes$/, (m) => ({ amount: +m[1], label: gt("label.noes", { n: m[1] }), words: gt("words.noes", { n: m[1] }), hint: gt("hint.noes") })],
+  [/^bid \+(\d+) ([SCDH])$/, (m, cur) => ({ amount: cur + +m[1], label: frag(`+${m[1]} `, strain(m[2])), words: gt("words.plus_suit", { n: m[1], suit: STRAIN_WORDS[m[2]] }), hint: gt("hint.plus_suit") })],
+  [/^bid \+(\d+) noes$/, (m, cur) => ({ amount: cur + +m[1], label: gt("label.plus_noes", { n: m[1] }), words: gt("words.plus_noes", { n: m[1] }), hint: gt("hint.plus_noes") })],
 ];
 
 function f56Bid(action, current) {
@@ -27,15 +30,14 @@ function f56Current(obs) {
 
 export default {
   label(action, ctx, obs) {
-    if (action === "pass") return "Pass";
-    if (action === "double") return "Double";
-    if (action === "redouble") return "Redouble";
+    if (["pass", "double", "redouble"].includes(action)) return gt(`label.${action}`);
     const bid = f56Bid(action, obs ? f56Current(obs) : 0);
     return bid ? bid.label : null;
   },
   words(action, obs) {
     const bid = f56Bid(action, obs ? f56Current(obs) : 0);
-    return bid ? `bid ${bid.words} (${bid.amount})` : action;
+    if (["pass", "double", "redouble"].includes(action)) return gt(`label.${action}`);
+    return bid ? gt("words.bid", { words: bid.words, amount: bid.amount }) : action;
   },
   panel(obs, legal, ctx, ui) {
     const used = new Set();
@@ -57,44 +59,43 @@ export default {
       let chosen = ui.get("amount");
       if (!byAmount.has(chosen)) chosen = amounts[0];
       // Step 1: the amount (not an action by itself); step 2: the bid's form and strain.
-      const picker = el("div", { class: "amounts", role: "group", "aria-label": "bid amount" },
+      const picker = el("div", { class: "amounts", role: "group", "aria-label": gt("amounts") },
         amounts.map((n) => el("button", {
           type: "button", class: "amount" + (n === chosen ? " chosen" : ""), "data-amount": n,
           "aria-pressed": n === chosen ? "true" : "false", onclick: () => ui.set("amount", n),
         }, String(n))));
-      rows.push(row("Amount:", picker));
-      rows.push(row(`Bid ${chosen}:`, byAmount.get(chosen).map(([a, bid]) => actButton(a, bid.label, { words: `bid ${bid.words} (${bid.amount})`, title: bid.hint, extra: "bid" }))));
+      rows.push(row(gt("row.amount"), picker));
+      rows.push(row(gt("row.bid", { n: chosen }), byAmount.get(chosen).map(([a, bid]) => actButton(a, bid.label, { words: gt("words.bid", { words: bid.words, amount: bid.amount }), title: bid.hint, extra: "bid" }))));
     }
     return { rows, used };
   },
   prompt(obs) {
-    if (obs.phase === "auction") return "Your call: pick an amount, then the bid; or pass, double, redouble";
-    return "Your turn: play a highlighted card";
+    if (obs.phase === "auction") return gt("prompt.auction");
+    return gt("prompt.play");
   },
   contract(obs, ctx) {
     const c = obs.contract;
     const mult = (m) => (m > 1 ? ` ×${m}` : "");
-    if (c) return frag(ctx.seatName(c.declarer), ": ", String(c.amount), " ", strain(c.strain), mult(c.multiplier), c.all_pass ? " (all passed)" : "");
+    if (c) return frag(ctx.seatName(c.declarer), ": ", String(c.amount), " ", strain(c.strain), mult(c.multiplier), c.all_pass ? gt("contract.all_passed") : "");
     const h = obs.auction && obs.auction.high_bid;
-    if (h) return frag("High bid: ", ctx.seatName(h.bidder), " ", String(h.amount), " ", strain(h.strain), obs.auction.redoubled ? " ×4" : obs.auction.doubled ? " ×2" : "");
+    if (h) return frag(gt("contract.high_bid"), ctx.seatName(h.bidder), " ", String(h.amount), " ", strain(h.strain), obs.auction.redoubled ? " ×4" : obs.auction.doubled ? " ×2" : "");
     return null;
   },
   bubble(action) {
     if (action.startsWith("play ")) return null;
-    const call = { pass: "Pass", double: "Double", redouble: "Redouble" }[action];
-    if (call) return call;
+    if (["pass", "double", "redouble"].includes(action)) return gt(`label.${action}`);
     const bid = f56Bid(action, 0);
     return bid ? bid.label : null; // a plus bid shows as said ("+2 D"); the contract line has the sum
   },
   extraScores(obs, ctx) {
-    return obs.points_won ? obs.points_won.map((p, side) => `${ctx.sideName(side)}: ${p} points`).join(" · ") : null;
+    return obs.points_won ? obs.points_won.map((p, side) => gt("points_won", { side: ctx.sideName(side), n: p })).join(" · ") : null;
   },
   summary(result, ctx) {
     const c = result.contract;
     if (!c) return [];
     const pts = (result.points || [])[c.side] ?? 0;
-    return [frag(ctx.seatName(c.declarer), " bid ", String(c.amount), " ", strain(c.strain), c.multiplier > 1 ? ` ×${c.multiplier}` : "",
-      `: ${result.made ? "made" : "lost"} with ${pts} points.`),
-      result.points ? "Card points: " + result.points.map((p, s) => `${ctx.sideName(s)} ${p}`).join(", ") : null].filter(Boolean);
+    return [frag(gt("summary.bid_before", { seat: ctx.seatName(c.declarer) }), String(c.amount), " ", strain(c.strain), c.multiplier > 1 ? ` ×${c.multiplier}` : "",
+      gt(result.made ? "summary.made" : "summary.lost", { n: pts })),
+      result.points ? gt("summary.card_points", { points: result.points.map((p, s) => `${ctx.sideName(s)} ${p}`).join(gt("list.comma")) }) : null].filter(Boolean);
   },
 };

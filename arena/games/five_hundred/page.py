@@ -2,11 +2,12 @@
 reads; the panels themselves (the contract grid, misère, the joker's suit, partners) are drawn by
 ``page.js`` beside this file."""
 
-RULES = """Five Hundred: ten cards each and a three-card kitty. In the auction each player in turn bids a number of tricks (6 to 10) in a trump suit or no trumps, or misère (to take no trick), or passes; a bid must be worth more than the one before (the grid shows each contract's points).
+from pathlib import Path
 
-The highest bidder takes the kitty and discards three cards, then leads. The joker is the highest trump; in no trumps and misère it has no suit unless the contractor gives it one. Follow suit if you can; the highest trump, or else the highest card of the suit led, wins the trick.
+from arena.games.base import page_text
 
-A side that makes its contract scores its value, and loses it if it fails; the other side scores 10 for each trick it takes. A side wins by reaching 500 with a contract it made, and loses at -500."""
+TEXT = page_text(Path(__file__).with_name("text"))  # its words per language: text/*.json, text/rules.*.md
+RULES = TEXT["en"]["rules"]  # the rules for players, in English: text/rules.en.md
 
 PAGE = {
     "order": 0,  # the page's first game, its default
@@ -16,4 +17,5 @@ PAGE = {
                "over": "over"},
     "bowers": True,  # the jack of trumps and its twin are trumps (and sort with them)
     "module": "page.js",
+    "text": TEXT,
 }

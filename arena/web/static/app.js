@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { openTable } from "./table.js";
 import { showStart } from "./start.js";
 import { showLeaderboard } from "./leaderboard.js";
+import { t, setLanguage, preferred, languagePicker } from "./i18n.js";
 
 const root = document.getElementById("app");
 let current = null; // the open table, closed when the route changes
@@ -22,25 +23,36 @@ function route() {
   const table = /^\/table\/([^/]+)$/.exec(path);
   window.scrollTo(0, 0);
   if (table) {
-    document.title = "Table – Trick Arena";
+    document.title = t("title.table");
     current = openTable(root, decodeURIComponent(table[1]));
   } else if (path === "/leaderboard") {
-    document.title = "Leaderboard – Trick Arena";
+    document.title = t("title.leaderboard");
     // no game named: the server's first (its list is in the games' own order)
     const game = params.get("game") ? Promise.resolve(params.get("game")) : api.games().then((games) => games[0].name);
     game.then((name) => showLeaderboard(root, name, params.get("date") || "today")).catch(failed);
   } else {
-    document.title = "Trick Arena: play cards against the bots";
+    document.title = t("title.start");
     showStart(root).catch(failed);
   }
 }
 
 function failed(error) {
   clear(root).appendChild(el("div", { class: "panel error", role: "alert" },
-    el("h2", {}, "Something went wrong"), el("p", {}, error.message || String(error)),
-    el("p", {}, el("a", { href: "#/" }, "Back to the start"))));
+    el("h2", {}, t("error.title")), el("p", {}, error.message || String(error)),
+    el("p", {}, el("a", { href: "#/" }, t("nav.back_to_start")))));
+}
+
+/** The site header's words and the language picker, in the page's language. */
+function header() {
+  const home = document.querySelector("header.site .home");
+  if (home) home.textContent = t("site.name");
+  const board = document.getElementById("site-leaderboard");
+  if (board) board.textContent = t("nav.leaderboard");
+  const slot = document.getElementById("site-language");
+  if (slot) clear(slot).appendChild(languagePicker(() => (header(), route())));
 }
 
 window.addEventListener("hashchange", route);
-// The first request sets the arena_player cookie; ask for it before anything else needs it.
-api.me().catch(() => null).finally(route);
+// The page's language first (the catalogues), then the first request, which sets the arena_player
+// cookie, before anything else needs it.
+setLanguage(preferred()).catch(() => null).then(header).then(() => api.me().catch(() => null)).finally(route);

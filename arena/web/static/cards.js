@@ -1,8 +1,16 @@
 // Cards: parsing the engines' card strings (rank then suit, "10H", "JK" for the joker), drawing
 // them, and sorting a hand by suit. Suit symbols are inline SVG so no font has to carry them.
 
+import { t } from "./i18n.js";
+
 export const SUITS = ["S", "C", "D", "H"];
-export const SUIT_NAMES = { S: "spades", C: "clubs", D: "diamonds", H: "hearts" };
+/** The suits' names in the page's language ("spades"; read when used, so a language change shows). */
+export const SUIT_NAMES = {
+  get S() { return t("suit.S"); },
+  get C() { return t("suit.C"); },
+  get D() { return t("suit.D"); },
+  get H() { return t("suit.H"); },
+};
 const RED = new Set(["D", "H"]);
 const TWIN = { S: "C", C: "S", D: "H", H: "D" };
 
@@ -48,9 +56,9 @@ export function isCard(text) {
 export function cardWords(text) {
   const c = parseCard(text);
   if (!c) return String(text);
-  if (c.joker) return "joker";
-  const names = { A: "ace", K: "king", Q: "queen", J: "jack" };
-  return `${names[c.rank] || c.rank} of ${SUIT_NAMES[c.suit]}`;
+  if (c.joker) return t("card.joker");
+  const rank = ["A", "K", "Q", "J"].includes(c.rank) ? t(`rank.${c.rank}`) : c.rank;
+  return t("card.words", { rank, suit: SUIT_NAMES[c.suit] });
 }
 
 /** A face-up card as an element: rank and suit in a corner and a large suit in the middle. */

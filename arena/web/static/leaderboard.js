@@ -3,13 +3,15 @@
 
 import { el, clear } from "./dom.js";
 import { api, replayUrl } from "./api.js";
+import { t, has } from "./i18n.js";
+import { gameTitle, botName } from "./games.js";
 
 export async function showLeaderboard(root, game, date) {
   const [games, board] = await Promise.all([api.games(), api.leaderboard(game, date)]);
   const go = (g, d) => (location.hash = `#/leaderboard?game=${encodeURIComponent(g)}&date=${encodeURIComponent(d)}`);
-  const picker = el("select", { id: "board-game", "aria-label": "game", onchange: () => go(picker.value, date) },
-    games.map((g) => el("option", { value: g.name, selected: g.name === game }, g.title)));
-  const dateInput = el("input", { type: "date", id: "board-date", "aria-label": "date",
+  const picker = el("select", { id: "board-game", "aria-label": t("board.game"), onchange: () => go(picker.value, date) },
+    games.map((g) => el("option", { value: g.name, selected: g.name === game }, gameTitle(g))));
+  const dateInput = el("input", { type: "date", id: "board-date", "aria-label": t("board.date"),
     value: /^\d{4}-\d{2}-\d{2}$/.test(board.date || "") ? board.date : "",
     onchange: () => dateInput.value && go(game, dateInput.value) });
   const tab = (label, value) => el("button", { type: "button", class: "nav" + (date === value ? " chosen" : ""), "data-date": value,
@@ -17,44 +19,49 @@ export async function showLeaderboard(root, game, date) {
   const rows = board.rows || [];
   const allTime = board.date === "all";
   const table = el("table", { id: "leaderboard", class: "leaderboard" },
-    el("thead", {}, el("tr", {}, ["#", "Player", allTime ? "Margins" : "Margin", "Par", "vs par", allTime ? "Games" : ""].map((h) => el("th", {}, h)))),
+    el("thead", {}, el("tr", {}, ["#", t("board.player"), allTime ? t("board.margins") : t("board.margin"), t("board.par"), t("board.vs_par"),
+      allTime ? t("board.games") : ""].map((h) => el("th", {}, h)))),
     el("tbody", {}, rows.length ? rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
       el("td", {}, String(r.rank ?? "")),
-      el("td", {}, r.nickname || "(no name)"),
+      el("td", {}, r.nickname || t("board.no_name")),
       el("td", {}, show(r.score)),
       el("td", {}, show(r.par)),
-      el("td", { class: numberClass(r.versus_par) }, r.versus_par === null && r.termination && r.termination !== "normal" ? r.termination : signed(r.versus_par)),
+      el("td", { class: numberClass(r.versus_par) }, r.versus_par === null && r.termination && r.termination !== "normal" ? howWord(r.termination) : signed(r.versus_par)),
       el("td", {}, allTime ? String(r.games ?? "") : replayLink(r))))
-      : el("tr", {}, el("td", { colspan: 6, class: "empty" }, allTime ? "No ranked games yet." : "Nobody has finished this deal yet."))));
+      : el("tr", {}, el("td", { colspan: 6, class: "empty" }, allTime ? t("board.none_all") : t("board.none_day")))));
   clear(root).appendChild(el("section", { id: "leaderboard-view", class: "board" },
-    el("h1", {}, "Leaderboard"),
-    el("div", { class: "board-controls" }, picker, tab("Today", "today"), tab("Yesterday", "yesterday"), tab("All time", "all"), dateInput),
-    el("p", { id: "board-heading" }, `${titleOf(games, board.game || game)}: ${board.date === "all" ? "all time" : board.date || date}`),
-    parBlock(board.par),
+    el("h1", {}, t("nav.leaderboard")),
+    el("div", { class: "board-controls" }, picker, tab(t("board.today"), "today"), tab(t("board.yesterday"), "yesterday"), tab(t("board.all_time"), "all"), dateInput),
+    el("p", { id: "board-heading" }, t("board.heading", { game: titleOf(games, board.game || game), date: board.date === "all" ? t("board.all_time_lower") : board.date || date })),
+    parBlock(board.par, games.find((g) => g.name === (board.game || game))),
     table,
-    el("p", {}, el("a", { href: "#/" }, "Back to the start"))));
+    el("p", {}, el("a", { href: "#/" }, t("nav.back_to_start")))));
 }
 
-function parBlock(par) {
+function parBlock(par, g) {
   // The par: the heuristic bot in the person's seat on the same cards; its margin is what a
   // person's margin is compared with (docs/web.md).
-  if (!par) return el("p", { id: "par", class: "hint" }, "All time: each player's margins and pars summed over their ranked days.");
-  const scores = Array.isArray(par.scores) ? ` (it finished ${par.scores.join(" to ")})` : "";
-  return el("p", { id: "par", class: "par" }, el("b", {}, `Par ${signed(par.margin)}`),
-    el("span", {}, `: the margin of the heuristic bot in your seat with the same cards${scores}. `
-      + "Your margin is your side's final score less the best other side's."));
+  if (!par) return el("p", { id: "par", class: "hint" }, t("board.all_time_hint"));
+  const scores = Array.isArray(par.scores) ? t("board.par_finished", { scores: par.scores.join(t("board.to")) }) : "";
+  return el("p", { id: "par", class: "par" }, el("b", {}, t("board.par_value", { margin: signed(par.margin) })),
+    el("span", {}, t("board.par_explained", { bot: botName(g, "heuristic"), scores })));
 }
 
 function replayLink(row) {
   // One's own games always; everyone's once the day's deal is over (they show its cards).
   if (!row.table) return "";
-  if (row.mine || row.public) return el("a", { href: row.replay || replayUrl(row.table) }, "replay");
-  return el("small", { class: "hint" }, "replay tomorrow");
+  if (row.mine || row.public) return el("a", { href: row.replay || replayUrl(row.table) }, t("start.replay"));
+  return el("small", { class: "hint" }, t("board.replay_tomorrow"));
+}
+
+/** How a game ended, in words ("forfeit"; as the server says it where the catalogue has no word). */
+function howWord(how) {
+  return has(`how.${how}`) ? t(`how.${how}`) : how;
 }
 
 function titleOf(games, name) {
   const g = games.find((x) => x.name === name);
-  return g ? g.title : name;
+  return g ? gameTitle(g) : name;
 }
 
 function show(v) {

@@ -4,6 +4,7 @@
 import { el, frag } from "./dom.js";
 import { cardText, parseCard, suitIcon } from "./cards.js";
 import { replayUrl, recordUrl } from "./api.js";
+import { t, has } from "./i18n.js";
 
 const CARD_VERBS = new Set(["play", "discard", "give"]);
 
@@ -11,10 +12,10 @@ export function handSummary(ctx, result, number, fresh) {
   const lines = ctx.rules.summary(result, ctx) || [];
   const changes = result.changes || [];
   return el("section", { id: "hand-summary", class: "panel hand-summary" + (fresh ? " fresh" : ""), "aria-live": "polite" },
-    el("h3", {}, `Hand ${number} summary`),
+    el("h3", {}, t("hand.summary_title", { n: number })),
     lines.map((line) => el("p", {}, line)),
     el("table", { class: "score-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "this hand"), el("th", {}, "total"))),
+      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("hand.this_hand")), el("th", {}, t("hand.total")))),
       el("tbody", {}, (result.scores || []).map((score, side) => el("tr", {},
         el("th", {}, ctx.sideName(side)),
         el("td", { class: sign(changes[side]) }, signed(changes[side])),
@@ -33,17 +34,17 @@ export function handEndPanel(ctx, result, number, close) {
   return el("div", { class: "hand-end-backdrop", onclick: (e) => e.target === e.currentTarget && close() },
     el("section", { id: "hand-end", class: "panel hand-end", role: "dialog", "aria-modal": "true", "aria-labelledby": "hand-end-title",
       onkeydown: (e) => e.key === "Escape" && close() },
-    el("h2", { id: "hand-end-title" }, `Hand ${number} is over`),
+    el("h2", { id: "hand-end-title" }, t("hand.over_title", { n: number })),
     lines.map((line) => el("p", { class: "verdict" }, line)),
     scoring.length ? el("ul", { class: "scoring" }, scoring.map((line) => el("li", {}, line))) : null,
     el("table", { class: "score-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), tricks ? el("th", {}, "tricks") : null, el("th", {}, "this hand"), el("th", {}, "score"))),
+      el("thead", {}, el("tr", {}, el("th", {}, ""), tricks ? el("th", {}, t("hand.tricks")) : null, el("th", {}, t("hand.this_hand")), el("th", {}, t("hand.score")))),
       el("tbody", {}, (result.scores || []).map((score, side) => el("tr", { class: side === mine ? "ours" : "" },
         el("th", {}, ctx.sideName(side)),
         tricks ? el("td", {}, String(tricks[side] ?? "")) : null,
         el("td", { class: sign(changes[side]) }, signed(changes[side])),
         el("td", { class: sign(score) }, String(score)))))),
-    el("button", { type: "button", id: "hand-end-close", class: "act confirm", onclick: close }, "Continue")));
+    el("button", { type: "button", id: "hand-end-close", class: "act confirm", onclick: close }, t("hand.continue"))));
 }
 
 function sign(n) {
@@ -53,9 +54,9 @@ function sign(n) {
 export function scoreSheet(ctx, hands, ui) {
   const sides = (hands[hands.length - 1].scores || []).map((_, side) => side);
   return el("details", { id: "score-sheet", class: "panel score-sheet", open: ui.get("sheetOpen") ? true : null,
-    ontoggle: (e) => ui.set("sheetOpen", e.target.open) }, el("summary", {}, "Score sheet"),
+    ontoggle: (e) => ui.set("sheetOpen", e.target.open) }, el("summary", {}, t("sheet.title")),
   el("table", { class: "score-table" },
-    el("thead", {}, el("tr", {}, el("th", {}, "hand"), sides.map((side) => el("th", {}, ctx.sideName(side))))),
+    el("thead", {}, el("tr", {}, el("th", {}, t("sheet.hand")), sides.map((side) => el("th", {}, ctx.sideName(side))))),
     el("tbody", {}, hands.map((hand, i) => el("tr", {}, el("td", {}, String(i + 1)),
       sides.map((side) => el("td", {}, `${(hand.scores || [])[side] ?? ""}`,
         el("small", {}, ` (${signed((hand.changes || [])[side])})`))))))));
@@ -64,21 +65,20 @@ export function scoreSheet(ctx, hands, ui) {
 export function finishedPanel(ctx, table, result, id) {
   const winners = result.winners || (result.winner !== null && result.winner !== undefined ? [result.winner] : []);
   const mine = ctx.sideOf(ctx.me);
-  const headline = winners.includes(mine) ? (winners.length > 1 ? "You share the win!" : "You won!")
-    : winners.length ? `${winners.map(ctx.sideName).join(", ")} won.` : "The game is over.";
+  const headline = winners.includes(mine) ? (winners.length > 1 ? t("end.shared") : t("end.won"))
+    : winners.length ? t("end.they_won", { sides: winners.map(ctx.sideName).join(t("list.comma")) }) : t("status.over");
   const board = `#/leaderboard?game=${encodeURIComponent(table.game)}&date=${encodeURIComponent(table.date || "today")}`;
   const tableId = table.id || id;
   return el("section", { id: "finished", class: "panel finished" },
     el("h3", {}, headline),
-    el("p", {}, "Final scores: " + (result.scores || []).map((sc, side) => `${ctx.sideName(side)} ${sc}`).join(", ")),
+    el("p", {}, t("end.final_scores", { scores: (result.scores || []).map((sc, side) => `${ctx.sideName(side)} ${sc}`).join(t("list.comma")) })),
     ending(result.termination, ctx),
-    table.mode === "daily" ? el("p", {}, table.ranked === false ? "This was a replay of the day's deal: it is not ranked."
-      : "Your score is on the day's leaderboard.") : null,
+    table.mode === "daily" ? el("p", {}, table.ranked === false ? t("end.unranked") : t("end.ranked")) : null,
     el("p", { class: "links" },
-      el("a", { id: "replay-link", href: replayUrl(tableId) }, "Replay"),
-      el("a", { id: "record-link", href: recordUrl(tableId) }, "Game record"),
-      el("a", { id: "leaderboard-link", href: board }, "Leaderboard"),
-      el("a", { id: "new-game-link", href: "#/" }, "Play again")));
+      el("a", { id: "replay-link", href: replayUrl(tableId) }, t("end.replay")),
+      el("a", { id: "record-link", href: recordUrl(tableId) }, t("end.record")),
+      el("a", { id: "leaderboard-link", href: board }, t("nav.leaderboard")),
+      el("a", { id: "new-game-link", href: "#/" }, t("end.play_again"))));
 }
 
 export function dealLog(ctx, ui) {
@@ -86,7 +86,7 @@ export function dealLog(ctx, ui) {
   const items = (obs.history || []).map(([seat, action]) => {
     const [verb, card, named] = action.split(" ");
     const label = CARD_VERBS.has(verb) && parseCard(card)
-      ? frag(verb === "play" ? "" : `${verb} `, cardText(card), named ? frag(" calling ", suitIcon(named)) : "")
+      ? frag(verb === "play" ? "" : `${t(`verb.${verb}`)} `, cardText(card), named ? frag(" ", t("log.calling"), " ", suitIcon(named)) : "")
       : rules.bubble(action, obs) || rules.label(action, ctx, obs) || action;
     return el("li", {}, el("span", { class: "who" }, ctx.seatName(seat)), " ", label);
   });
@@ -98,7 +98,7 @@ export function dealLog(ctx, ui) {
     ui.set("logScroll", bottom ? null : { hand: obs.hand_index, top: list.scrollTop });
   };
   return el("details", { id: "deal-log", class: "panel log", open: ui.get("logClosed") ? null : true,
-    ontoggle: (e) => ui.set("logClosed", !e.target.open) }, el("summary", {}, "This deal so far"),
+    ontoggle: (e) => ui.set("logClosed", !e.target.open) }, el("summary", {}, t("log.title")),
   el("ol", { onscroll: scrolled }, items));
 }
 
@@ -115,9 +115,9 @@ function ending(termination, ctx) {
   if (termination.how === "forfeit") {
     const fault = termination.fault || {};
     return el("p", { class: "message" },
-      `${ctx.seatName(termination.seat)} forfeited the game (${fault.kind || "fault"}${fault.message ? `: ${fault.message}` : ""}).`);
+      t("end.forfeit", { seat: ctx.seatName(termination.seat), fault: `${fault.kind || "fault"}${fault.message ? `: ${fault.message}` : ""}` }));
   }
-  return el("p", { class: "message" }, `The game ended ${termination.how}.`);
+  return el("p", { class: "message" }, t("end.ended_how", { how: has(`how.${termination.how}`) ? t(`how.${termination.how}`) : termination.how }));
 }
 
 export function signed(n) {

@@ -2,28 +2,42 @@
 // helpers, the strain icon, the decision button and row. Game modules import only from here.
 
 import { el, frag } from "./dom.js";
-import { suitIcon, cardFace, cardText, SUIT_NAMES } from "./cards.js";
+import { suitIcon, cardFace, cardText, cardWords, SUIT_NAMES } from "./cards.js";
+import { t, gameText } from "./i18n.js";
 
-export { el, frag, suitIcon, cardFace, cardText, SUIT_NAMES };
+export { el, frag, suitIcon, cardFace, cardText, cardWords, SUIT_NAMES, t, gameText };
 
-export const STRAIN_WORDS = { ...SUIT_NAMES, NT: "no trumps" };
+/** The strains' names in the page's language (suits, and NT: "no trumps"). */
+export const STRAIN_WORDS = {
+  get S() { return SUIT_NAMES.S; },
+  get C() { return SUIT_NAMES.C; },
+  get D() { return SUIT_NAMES.D; },
+  get H() { return SUIT_NAMES.H; },
+  get NT() { return t("strain.NT"); },
+};
 
 /** A strain as an icon (suits) or text (NT). */
 export function strain(s) {
   if (["S", "C", "D", "H"].includes(s)) return suitIcon(s);
-  if (s === "NT") return el("span", { class: "nt" }, "NT");
+  if (s === "NT") return el("span", { class: "nt" }, t("strain.NT_short"));
   return document.createTextNode(String(s ?? ""));
 }
 
-/** A decision button. `legal` buttons carry data-action; the rest are shown disabled. */
-export function actButton(action, content, { words, title, extra = "", legal = true } = {}) {
+/** A decision button. `legal` buttons carry data-action; the rest are greyed (aria-disabled, so
+ * they still take the focus and a tap) and say `reason`, why not, when tapped or focused (a title
+ * alone would not show on touch): the table shows it in #why. */
+export function actButton(action, content, { words, title, extra = "", legal = true, reason } = {}) {
   const attrs = {
     type: "button",
     class: `act ${legal ? "legal" : "unavailable"} ${extra}`.trim(),
-    title: title || words || action,
+    title: title || (words && words !== action ? words : null),
   };
   if (legal) attrs["data-action"] = action;
-  else attrs.disabled = true;
+  else {
+    attrs["aria-disabled"] = "true";
+    attrs["data-reason"] = reason || t("why.not_now");
+    attrs.title = attrs["data-reason"];
+  }
   // The button is named by its words, in hidden text (so its name is all words: no card code, no
   // mismatch with a label); what it shows (icons, points) is drawn for the eye only.
   if (!words || words === action) return el("button", attrs, content ?? action);

@@ -5,7 +5,8 @@
 import { el, clear, append } from "./dom.js";
 import { api, replayUrl } from "./api.js";
 import { trickPause, PAUSE_KEY, confirmForced, FORCED_KEY } from "./table.js";
-import { rulesText } from "./games.js";
+import { rulesText, gameTitle, botName, gameWord } from "./games.js";
+import { t, t as tr } from "./i18n.js";
 
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
 
@@ -24,37 +25,37 @@ export async function showStart(root) {
 
   // Nickname
   const nick = el("input", { id: "nickname", name: "nickname", maxlength: 24, autocomplete: "nickname", value: me.nickname || "",
-    placeholder: "your name on the leaderboard", "aria-label": "nickname" });
-  const saved = el("span", { class: "saved", "aria-live": "polite" }, me.nickname ? "" : "No sign-up: pick a nickname for the leaderboard.");
+    placeholder: t("start.nickname_placeholder"), "aria-label": t("start.nickname_label") });
+  const saved = el("span", { class: "saved", "aria-live": "polite" }, me.nickname ? "" : t("start.no_signup"));
   const saveNick = async () => {
     const value = nick.value.trim();
     if (!value || value === (me.nickname || "")) return true;
     try {
       const answer = await api.setNickname(value);
       me.nickname = answer.nickname ?? value;
-      saved.textContent = `Saved: ${me.nickname}`;
+      saved.textContent = t("start.saved", { name: me.nickname });
       return true;
     } catch (error) {
-      say(`Nickname not saved: ${error.message}`);
+      say(t("start.not_saved", { error: error.message }));
       return false;
     }
   };
   const nickForm = el("form", { class: "nickname", onsubmit: (e) => (e.preventDefault(), saveNick()) },
-    el("label", { for: "nickname" }, "Nickname"), nick, el("button", { type: "submit", id: "save-nickname" }, "Save"), saved);
+    el("label", { for: "nickname" }, t("start.nickname")), nick, el("button", { type: "submit", id: "save-nickname" }, t("start.save")), saved);
 
   // Game picker
-  const picker = el("div", { class: "game-picker", role: "radiogroup", "aria-label": "game" });
+  const picker = el("div", { class: "game-picker", role: "radiogroup", "aria-label": t("start.game") });
   const details = el("div", { class: "new-game" });
   const rules = el("details", { id: "game-rules", class: "rules" });
   const drawPicker = () => {
     clear(picker);
-    clear(rules).append(el("summary", {}, `How to play ${chosen.title}`), ...rulesText(chosen.page));
+    clear(rules).append(el("summary", {}, t("start.how_to_play", { game: gameTitle(chosen) })), ...rulesText(chosen));
     for (const g of games) {
       const id = `game-${g.name}`;
       picker.appendChild(el("label", { class: "game-choice" + (g === chosen ? " chosen" : ""), for: id },
         el("input", { type: "radio", name: "game", id, value: g.name, checked: g === chosen,
           onchange: () => { chosen = g; localStorage.setItem(LAST_GAME, g.name); drawPicker(); drawNew(); } }),
-        el("b", {}, g.title), el("small", {}, `${g.players.join(", ")} players`)));
+        el("b", {}, gameTitle(g)), el("small", {}, t("start.players_list", { counts: g.players.join(t("list.comma")) }))));
     }
   };
 
@@ -64,14 +65,14 @@ export async function showStart(root) {
     clear(details);
     if (!chosen.players.includes(players)) players = chosen.default_players;
     const count = el("select", { id: "players", name: "players", onchange: () => { players = Number(count.value); drawNew(); } },
-      chosen.players.map((n) => el("option", { value: n, selected: n === players }, `${n} players`)));
+      chosen.players.map((n) => el("option", { value: n, selected: n === players }, t("start.n_players", { n }))));
     const bots = [];
     for (let seat = 1; seat < players; seat++) {
-      const select = el("select", { id: `bot-${seat}`, name: `bot-${seat}`, "aria-label": `bot in seat ${seat}` },
-        chosen.bots.map((b) => el("option", { value: b, selected: b === (chosen.default_bot || "heuristic") }, b)));
+      const select = el("select", { id: `bot-${seat}`, name: `bot-${seat}`, "aria-label": t("start.bot_in_seat", { n: seat }) },
+        chosen.bots.map((b) => el("option", { value: b, selected: b === (chosen.default_bot || "heuristic") }, botName(chosen, b))));
       bots.push(select);
     }
-    const options = (chosen.options || []).filter((o) => o.name !== "players").map(optionField);
+    const options = (chosen.options || []).filter((o) => o.name !== "players").map((o) => optionField(o, chosen));
     const start = el("button", { type: "button", id: "start-new", class: "primary",
       onclick: async () => {
         say("");
@@ -83,14 +84,14 @@ export async function showStart(root) {
           if (read.set) values[field.name] = read.value;
         }
         await create({ game: chosen.name, mode: "new", players, options: values, bots: bots.map((b) => b.value) }, say);
-      } }, "Start a new game");
+      } }, t("start.start_new"));
     append(details, [
-      el("h3", {}, "New game"),
-      el("p", { class: "hint" }, "A completely new game with new deals (not ranked)."),
-      el("div", { class: "field" }, el("label", { for: "players" }, "Players"), count),
-      el("fieldset", { class: "bots" }, el("legend", {}, "Bots in the other seats"),
-        bots.map((b, i) => el("div", { class: "field" }, el("label", { for: b.id }, `Seat ${i + 1}`), b))),
-      options.length ? el("details", { class: "options" }, el("summary", {}, "Options"), options.map((f) => f.node)) : null,
+      el("h3", {}, t("start.new_game")),
+      el("p", { class: "hint" }, t("start.new_hint")),
+      el("div", { class: "field" }, el("label", { for: "players" }, t("start.players")), count),
+      el("fieldset", { class: "bots" }, el("legend", {}, t("start.bots")),
+        bots.map((b, i) => el("div", { class: "field" }, el("label", { for: b.id }, t("seat.n", { n: i + 1 })), b))),
+      options.length ? el("details", { class: "options" }, el("summary", {}, t("start.options")), options.map((f) => f.node)) : null,
       start]);
   };
 
@@ -99,42 +100,41 @@ export async function showStart(root) {
       say("");
       if (!(await saveNick())) return;
       await create({ game: chosen.name, mode: "daily" }, say);
-    } }, "Play today's deal");
+    } }, t("start.play_daily"));
 
   const pause = el("input", { type: "checkbox", id: "trick-pause", checked: trickPause(),
     onchange: () => localStorage.setItem(PAUSE_KEY, pause.checked ? "on" : "off") });
   const forced = el("input", { type: "checkbox", id: "confirm-forced", checked: confirmForced(),
     onchange: () => localStorage.setItem(FORCED_KEY, forced.checked ? "on" : "off") });
   const settings = el("div", { class: "settings" },
-    el("p", {}, el("label", { for: "trick-pause" }, pause, " Pause a moment on each finished trick (the bots play quickly)")),
-    el("p", {}, el("label", { for: "confirm-forced" }, forced,
-      " Ask me to confirm a move that is my only legal one (else it is played for me, and the table says so)")));
+    el("p", {}, el("label", { for: "trick-pause" }, pause, " ", t("start.pause"))),
+    el("p", {}, el("label", { for: "confirm-forced" }, forced, " ", t("start.confirm_forced"))));
   const mine = tables.filter((t) => !t.finished);
   const done = tables.filter((t) => t.finished).sort((a, b) => (b.created || 0) - (a.created || 0)).slice(0, 5);
   append(view, [
-    el("h1", {}, "Trick Arena"),
-    el("p", { class: "lead" }, "Card games in the browser: you take a seat, bots take the others. Nothing to install, no sign-up."),
+    el("h1", {}, t("site.name")),
+    el("p", { class: "lead" }, t("start.lead")),
     nickForm,
     settings,
-    el("h2", {}, "Choose a game"),
+    el("h2", {}, t("start.choose_game")),
     picker,
     rules,
     status,
     el("div", { class: "modes" },
-      el("div", { class: "daily" }, el("h3", {}, "Daily"),
-        el("p", { class: "hint" }, "Everyone gets the same cards each day; your first play is ranked against the others and the bots' par."),
+      el("div", { class: "daily" }, el("h3", {}, t("start.daily")),
+        el("p", { class: "hint" }, t("start.daily_hint")),
         daily, el("p", {}, el("a", { id: "leaderboard-link", href: "#/leaderboard", onclick: (e) => {
           e.preventDefault();
           location.hash = `#/leaderboard?game=${chosen.name}&date=today`;
-        } }, "Today's leaderboard"))),
+        } }, t("start.todays_board")))),
       details),
-    mine.length ? el("section", { class: "resume" }, el("h2", {}, "Your unfinished games"),
+    mine.length ? el("section", { class: "resume" }, el("h2", {}, t("start.unfinished")),
       el("ul", {}, mine.map((t) => el("li", {}, el("a", { href: `#/table/${encodeURIComponent(t.id)}`, "data-table": t.id },
         describe(games, t)))))) : null,
-    done.length ? el("section", { class: "resume" }, el("h2", {}, "Your finished games"),
-      el("ul", {}, done.map((t) => el("li", {}, describe(games, t), " · ",
-        el("a", { href: `#/table/${encodeURIComponent(t.id)}` }, "the table"), " · ",
-        el("a", { href: replayUrl(t.id) }, "replay"))))) : null]);
+    done.length ? el("section", { class: "resume" }, el("h2", {}, t("start.finished")),
+      el("ul", {}, done.map((tb) => el("li", {}, describe(games, tb), " · ",
+        el("a", { href: `#/table/${encodeURIComponent(tb.id)}` }, t("start.the_table")), " · ",
+        el("a", { href: replayUrl(tb.id) }, t("start.replay")))))) : null]);
   drawPicker();
   drawNew();
 }
@@ -144,58 +144,62 @@ async function create(spec, say) {
     const answer = await api.createTable(spec);
     location.hash = `#/table/${encodeURIComponent(answer.table)}`;
   } catch (error) {
-    say(`The game could not start: ${error.message}`);
+    say(t("start.could_not_start", { error: error.message }));
   }
 }
 
 function describe(games, t) {
   const started = t.created ? new Date(t.created * 1000).toLocaleString() : "";
-  const mode = t.mode === "daily" ? `daily deal ${t.date}${t.ranked ? "" : " (unranked)"}` : "new game";
-  return `${title(games, t.game)} · ${mode}${started ? ` · started ${started}` : ""}`;
+  const mode = t.mode === "daily" ? tr(t.ranked ? "start.daily_deal" : "start.daily_deal_unranked", { date: t.date }) : tr("start.a_new_game");
+  return `${title(games, t.game)} · ${mode}${started ? ` · ${tr("start.started", { when: started })}` : ""}`;
 }
 
 function title(games, name) {
   const g = games.find((x) => x.name === name);
-  return g ? g.title : name;
+  return g ? gameTitle(g) : name;
 }
 
 function show(value) {
-  if (value === false) return "off";
-  if (value === true) return "on";
-  if (value === null || value === undefined) return "none";
+  if (value === false) return t("option.off");
+  if (value === true) return t("option.on");
+  if (value === null || value === undefined) return t("option.none");
   return String(value);
 }
 
 /** A form field for one game option; read() gives {set, value} or {error}. */
-function optionField(option) {
+function optionField(option, game) {
+  // its name, help and choices in the page's language where the game has them ("option:<name>",
+  // "option_help:<name>", "choice:<name>:<value>" in its words), else as the game's option table says
   const id = `option-${option.name}`;
-  const help = option.help ? el("small", { class: "hint" }, option.help) : null;
+  const helpText = gameWord(game, `option_help:${option.name}`, option.help);
+  const help = helpText ? el("small", { class: "hint" }, helpText) : null;
+  const choice = (c) => gameWord(game, `choice:${option.name}:${String(c)}`, show(c));
   let input;
   let read;
   if (option.type === "bool") {
     input = el("input", { type: "checkbox", id, checked: option.default === true });
     read = () => ({ set: input.checked !== option.default, value: input.checked });
   } else if (option.type === "choice" && option.choices) {
-    input = el("select", { id }, option.choices.map((c, i) => el("option", { value: i, selected: show(c) === show(option.default) }, show(c))));
+    input = el("select", { id }, option.choices.map((c, i) => el("option", { value: i, selected: show(c) === show(option.default) }, choice(c))));
     read = () => {
       const value = option.choices[Number(input.value)];
       return { set: show(value) !== show(option.default), value };
     };
   } else {
-    const attrs = { type: "number", id, step: 1, value: option.default ?? "", placeholder: option.default === null ? "none" : "" };
+    const attrs = { type: "number", id, step: 1, value: option.default ?? "", placeholder: option.default === null ? t("option.none") : "" };
     if (option.minimum !== undefined && option.minimum !== null) attrs.min = option.minimum;
     if (option.maximum !== undefined && option.maximum !== null) attrs.max = option.maximum;
     input = el("input", attrs);
     read = () => {
       const text = input.value.trim();
-      if (text === "") return option.default === null ? { set: false } : { error: `option ${option.name}: give a number` };
+      if (text === "") return option.default === null ? { set: false } : { error: t("option.give_number", { name: option.name }) };
       const value = Number(text);
-      if (!Number.isInteger(value)) return { error: `option ${option.name}: '${text}' is not a whole number` };
-      if (option.minimum != null && value < option.minimum) return { error: `option ${option.name}: at least ${option.minimum}` };
-      if (option.maximum != null && value > option.maximum) return { error: `option ${option.name}: at most ${option.maximum}` };
+      if (!Number.isInteger(value)) return { error: t("option.not_whole", { name: option.name, text }) };
+      if (option.minimum != null && value < option.minimum) return { error: t("option.at_least", { name: option.name, n: option.minimum }) };
+      if (option.maximum != null && value > option.maximum) return { error: t("option.at_most", { name: option.name, n: option.maximum }) };
       return { set: value !== option.default, value };
     };
   }
-  const node = el("div", { class: "field option" }, el("label", { for: id }, option.name.replaceAll("_", " ")), input, help);
+  const node = el("div", { class: "field option" }, el("label", { for: id }, gameWord(game, `option:${option.name}`, option.name.replaceAll("_", " "))), input, help);
   return { name: option.name, node, read };
 }

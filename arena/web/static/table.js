@@ -3,7 +3,8 @@
 
 import { el, clear, frag, append } from "./dom.js";
 import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
-import { rulesOf, loadRules, actButton } from "./games.js";
+import { rulesOf, loadRules, actButton, games, gameTitle, botName, rulesText } from "./games.js";
+import { t, tn } from "./i18n.js";
 import { tableSocketUrl } from "./api.js";
 import { handSummary, handEndPanel, scoreSheet, finishedPanel, dealLog, followLog } from "./panels.js";
 
@@ -29,8 +30,8 @@ export function confirmForced() {
     return false;
   }
 }
-const COMPASS_CLOCKWISE = ["South", "West", "North", "East"]; // seat+1 sits on your left
-const COMPASS_ANTICLOCKWISE = ["South", "East", "North", "West"]; // seat+1 sits on your right
+const COMPASS_CLOCKWISE = ["S", "W", "N", "E"]; // seat+1 sits on your left (catalogue keys seat.S ...)
+const COMPASS_ANTICLOCKWISE = ["S", "E", "N", "W"]; // seat+1 sits on your right
 
 /** Open table `id` inside `root`. Returns {close} to leave it. */
 export function openTable(root, id) {
@@ -69,15 +70,25 @@ class TableView {
     this.onClick = (event) => {
       const button = event.target.closest("#decisions [data-action]");
       if (button && !button.disabled) this.send(button.dataset.action);
+      const greyed = event.target.closest("#decisions [aria-disabled=true][data-reason]");
+      if (greyed) this.explain(greyed.dataset.reason);
     };
     root.addEventListener("click", this.onClick);
-    clear(root).appendChild(el("p", { class: "loading" }, "Connecting to the table…"));
+    // A greyed action says why it cannot be taken now, on a tap, a click or the focus (touch has no hover).
+    this.why = null;
+    this.onFocus = (event) => {
+      const greyed = event.target && event.target.closest && event.target.closest("[aria-disabled=true][data-reason]");
+      if (greyed && this.root.contains(greyed)) this.explain(greyed.dataset.reason, false);
+    };
+    document.addEventListener("focusin", this.onFocus);
+    clear(root).appendChild(el("p", { class: "loading" }, t("table.connecting")));
   }
 
   close() {
     this.closed = true;
     clearTimeout(this.heldTimer);
     document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("focusin", this.onFocus);
     this.announcer.remove();
     this.root.removeEventListener("click", this.onClick);
     if (this.socket) this.socket.close(1000, "left the table");
@@ -99,11 +110,11 @@ class TableView {
       this.pending = null;
       if (event.code >= 4000 && event.code < 5000) {
         // The server refused the table itself (not ours, unknown): retrying cannot help.
-        this.setConnection(`The server refused this table: ${this.lastError || event.reason || `code ${event.code}`}`, true);
+        this.setConnection(t("table.refused", { reason: this.lastError || event.reason || `code ${event.code}` }), true);
         return;
       }
       const wait = Math.min(5000, 300 * 2 ** this.retry++);
-      this.setConnection(`Connection lost: reconnecting in ${Math.round(wait / 100) / 10} s…`);
+      this.setConnection(t("table.reconnecting", { seconds: Math.round(wait / 100) / 10 }));
       setTimeout(() => this.connect(), wait);
     };
   }
@@ -113,14 +124,14 @@ class TableView {
     try {
       msg = JSON.parse(text);
     } catch {
-      this.flash(`The server sent something unreadable: ${String(text).slice(0, 80)}`);
+      this.flash(t("table.unreadable", { text: String(text).slice(0, 80) }));
       return;
     }
     if (msg.type === "error") {
       this.lastError = msg.message;
       this.pending = null;
       this.queue = [];
-      this.flash(msg.message || "The server refused that.");
+      this.flash(msg.message || t("table.server_refused"));
       this.render();
       return;
     }
@@ -131,7 +142,10 @@ class TableView {
     if (msg.type !== "state") return;
     // The game's presentation (and its page module) is loaded once, before its first state is drawn;
     // states keep their order behind the one promise.
-    if (!this.ready) this.ready = loadRules(msg.observation.game).catch((error) => this.flash(`The game's page did not load: ${error.message}`));
+    if (!this.ready) {
+      this.ready = Promise.all([loadRules(msg.observation.game), games().then((list) => (this.game = list.get(msg.observation.game)))])
+        .catch((error) => this.flash(t("table.module_failed", { error: error.message })));
+    }
     this.ready.then(() => !this.closed && this.incoming(msg));
   }
 
@@ -175,7 +189,10 @@ class TableView {
     if (this.pending !== null && msg.decision !== this.pending) this.pending = null;
     if (!msg.your_turn || (before && before.observation.phase !== msg.observation.phase)) this.selected.clear();
     const newTurn = msg.your_turn && (!before || !before.your_turn || before.decision !== msg.decision);
-    if (!before || before.decision !== msg.decision) this.typed = "";
+    if (!before || before.decision !== msg.decision) {
+      this.typed = "";
+      this.why = null;
+    }
     if (before) this.announce(before, msg);
     const o = msg.observation;
     const doneKey = rulesOf(o.game).phaseKind(o.phase) === "play" && !(o.trick || []).length && o.last_trick ? `${o.hand_index}:${(o.tricks || []).length}` : null;
@@ -205,11 +222,11 @@ class TableView {
     const s = this.state;
     if (!s || !s.your_turn || this.pending !== null) return;
     if (!(s.legal_actions || []).includes(action)) {
-      this.flash(`'${action}' is not a legal action now.`);
+      this.flash(t("table.not_legal", { action }));
       return;
     }
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
-      this.flash("Not connected: your move was not sent; it can be made once the table reconnects.");
+      this.flash(t("table.not_connected"));
       return;
     }
     this.pending = s.decision;
@@ -232,18 +249,19 @@ class TableView {
     const compass = rules.clockwise ? COMPASS_CLOCKWISE : COMPASS_ANTICLOCKWISE;
     const seatName = (seat) => {
       if (seat === null || seat === undefined) return "";
-      if (seat === me) return "You";
-      if (n === 4) return compass[offset(seat)];
-      return `Seat ${seat}`;
+      if (seat === me) return t("seat.you");
+      if (n === 4) return t(`seat.${compass[offset(seat)]}`);
+      return t("seat.n", { n: seat });
     };
     const sideName = (side) => {
       const seats = [...Array(n).keys()].filter((seat) => sideOf(seat) === side);
+      const you = t("seat.you");
       const names = seats.map(seatName);
-      return names.includes("You") ? ["You", ...names.filter((x) => x !== "You")].join(" & ") : names.join(" & ");
+      return (names.includes(you) ? [you, ...names.filter((x) => x !== you)] : names).join(t("side.and"));
     };
     // the phase's kind (bid, exchange, play, over: docs/game-interface.md, "Phases"), not its word
     const kind = rules.phaseKind(obs.phase);
-    return { obs, n, me, rules, kind, sideOf, offset, seatName, sideName, numSides, options: s.table.options || {}, lines: s.lines || {} };
+    return { obs, n, me, rules, kind, sideOf, offset, seatName, sideName, numSides, options: s.table.options || {}, lines: s.lines || {}, t, gt: rules.gt };
   }
 
   // ------------------------------------------------------------------ drawing
@@ -254,7 +272,8 @@ class TableView {
     const focus = this.focusKey();
     const ctx = this.context();
     const { obs, rules } = ctx;
-    document.title = `${s.table.title || obs.game}${s.your_turn ? ": your turn" : ""} – Trick Arena`;
+    const title = gameTitle(this.game) || s.table.title || obs.game;
+    document.title = t(s.your_turn ? "title.table_turn" : "title.table_game", { game: title });
     const view = el("section", { id: "table", class: `table-view game-${obs.game}`, "data-phase": obs.phase,
       "data-phase-kind": ctx.kind,
       "data-decision": s.decision, "data-your-turn": s.your_turn ? "true" : "false" });
@@ -262,6 +281,7 @@ class TableView {
       this.bar(ctx),
       this.felt(ctx),
       el("div", { id: "status", class: "status" + (s.your_turn ? " your-turn" : ""), "aria-live": "polite" }, this.statusText(ctx),
+        this.why ? el("span", { id: "why", class: "why" }, this.why) : null,
         this.typedLine(ctx), this.forcedLine(ctx), this.lastHandLine(ctx)),
       this.message ? el("div", { id: "message", class: "message", role: "alert" }, this.message) : null,
       this.connection ? el("div", { id: "connection", class: "connection", role: "status" }, this.connection) : null,
@@ -270,7 +290,7 @@ class TableView {
     // A decision panel (an auction, a choice) sits beside the table on a wide screen, and on a
     // narrow one the table shrinks to a strip of seats above it: the hand stays in view under it.
     if (decisions.childElementCount) view.classList.add("with-panel");
-    append(view, [decisions, this.handView(ctx, cardActions), this.sidebar(ctx), this.handEnd(ctx)]);
+    append(view, [decisions, this.handView(ctx, cardActions), this.sidebar(ctx), this.handEnd(ctx), this.rulesPanel(ctx)]);
     clear(this.root).appendChild(view);
     followLog(this.root, ctx, this.ui);
     this.restoreFocus(focus);
@@ -280,26 +300,30 @@ class TableView {
 
   bar(ctx) {
     const s = this.state;
-    const t = s.table;
+    const tb = s.table;
     const { obs, rules } = ctx;
-    const mode = t.mode === "daily" ? `Daily deal ${t.date || ""}${t.ranked === false ? " (unranked replay)" : ""}` : "New game";
-    const scores = el("ul", { id: "scores", class: "scores", "aria-label": "scores" },
+    const mode = tb.mode === "daily" ? t(tb.ranked === false ? "table.daily_unranked" : "table.daily", { date: tb.date || "" }) : t("table.new_game");
+    const scores = el("ul", { id: "scores", class: "scores", "aria-label": t("table.scores") },
       (obs.scores || []).map((score, side) => el("li", { class: (ctx.sideOf(ctx.me) === side ? "ours" : "") + (score < 0 ? " negative" : ""), "data-side": side },
         el("span", { class: "side" }, ctx.sideName(side)), el("b", {}, String(score)),
-        obs.tricks_won && ctx.kind === "play" ? el("small", {}, ` ${obs.tricks_won[side]} tr`) : null)));
+        obs.tricks_won && ctx.kind === "play" ? el("small", {}, " ", t("table.tricks_short", { n: obs.tricks_won[side] })) : null)));
     const contract = rules.contract(obs, ctx);
     const extra = rules.extraScores ? rules.extraScores(obs, ctx) : null;
     const lastShown = this.ui.get("lastTrick");
     return el("header", { class: "table-bar" },
-      el("div", { class: "title" }, el("h2", {}, t.title || obs.game), el("span", { class: "mode" }, mode),
-        el("span", { class: "deal" }, `Hand ${obs.hand_index + 1}`)),
+      el("div", { class: "title" }, el("h2", {}, gameTitle(this.game) || tb.title || obs.game), el("span", { class: "mode" }, mode),
+        el("span", { class: "deal" }, t("table.hand", { n: obs.hand_index + 1 }))),
       el("div", { id: "contract", class: "contract" }, trumpLine(obs), contract || ""),
       scores,
       extra ? el("div", { class: "extra-scores" }, extra) : null,
       el("div", { class: "bar-buttons" },
         el("button", { type: "button", id: "last-trick-button", class: "nav", "aria-pressed": lastShown ? "true" : "false",
-          disabled: !this.previousTrick(), onclick: () => this.toggle("lastTrick") }, lastShown ? "Hide last trick" : "Last trick"),
-        el("a", { href: "#/", class: "nav button-link" }, "Leave")));
+          "aria-disabled": this.previousTrick() ? null : "true", "data-reason": this.previousTrick() ? null : t("why.no_last_trick"),
+          onclick: () => (this.previousTrick() ? this.toggle("lastTrick") : this.explain(t("why.no_last_trick"))) },
+        lastShown ? t("table.hide_last_trick") : t("table.last_trick")),
+        el("button", { type: "button", id: "rules-button", class: "nav", "aria-pressed": this.ui.get("rules") ? "true" : "false",
+          onclick: () => this.toggle("rules") }, t("table.rules")),
+        el("a", { href: "#/", class: "nav button-link" }, t("table.leave"))));
   }
 
   felt(ctx) {
@@ -313,16 +337,16 @@ class TableView {
         class: "seat" + (seat === ctx.me ? " me" : "") + (obs.to_act === seat ? " to-act" : "") + (active.has(seat) ? "" : " out"),
         "data-seat": seat, style: `left:${x}%;top:${y}%;order:${ctx.offset(seat)}`,
       },
-      el("div", { class: "name" }, ctx.seatName(seat), el("small", {}, this.state.table.seating?.[seat] || "")),
+      el("div", { class: "name" }, ctx.seatName(seat), el("small", {}, this.seatedBy(seat))),
       el("div", { class: "facts" },
-        obs.dealer === seat ? el("span", { class: "badge dealer", title: "dealer" }, "D") : null,
-        seat !== ctx.me ? el("span", { class: "count", title: "cards in hand" }, plural((obs.hand_sizes || [])[seat] ?? "?", "card")) : null,
-        ctx.kind === "play" || (obs.tricks_won_by_seat || [])[seat] ? el("span", { class: "tricks", title: "tricks won" }, `${(obs.tricks_won_by_seat || [])[seat] ?? 0} tr`) : null,
-        active.has(seat) ? null : el("span", { class: "badge" }, "sits out"),
-        (obs.passed || []).includes(seat) && ctx.kind === "bid" && !obs.contract ? el("span", { class: "badge passed" }, "passed") : null),
+        obs.dealer === seat ? el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_mark")) : null,
+        seat !== ctx.me ? el("span", { class: "count", title: t("seat.cards_in_hand") }, plural((obs.hand_sizes || [])[seat] ?? "?", "card")) : null,
+        ctx.kind === "play" || (obs.tricks_won_by_seat || [])[seat] ? el("span", { class: "tricks", title: t("seat.tricks_won") }, t("table.tricks_short", { n: (obs.tricks_won_by_seat || [])[seat] ?? 0 })) : null,
+        active.has(seat) ? null : el("span", { class: "badge" }, t("seat.sits_out")),
+        (obs.passed || []).includes(seat) && ctx.kind === "bid" && !obs.contract ? el("span", { class: "badge passed" }, t("seat.passed")) : null),
       calls.has(seat) ? el("div", { class: "bubble" + (y < 35 ? " below" : "") }, calls.get(seat)) : null,
       exposedBy(obs) === seat && seat !== ctx.me
-        ? el("div", { class: "exposed", role: "group", "aria-label": "the open misère hand" }, sortHand(ctx.rules.cards, obs.exposed, obs.trump).map((c) => cardText(c)))
+        ? el("div", { class: "exposed", role: "group", "aria-label": t("table.exposed") }, sortHand(ctx.rules.cards, obs.exposed, obs.trump).map((c) => cardText(c)))
         : null,
       obs.to_act === seat && seat !== ctx.me ? el("div", { class: "thinking" }, "…") : null);
       felt.appendChild(plate);
@@ -334,7 +358,7 @@ class TableView {
       cards = obs.last_trick.cards;
       done = true;
     }
-    const trick = el("div", { id: "trick", class: "trick" + (done ? " done" : ""), role: "group", "aria-label": done ? "the last trick" : "the trick in play" });
+    const trick = el("div", { id: "trick", class: "trick" + (done ? " done" : ""), role: "group", "aria-label": done ? t("table.trick_done") : t("table.trick_in_play") });
     const ledSuit = done ? obs.last_trick.led_suit : obs.led_suit;
     cards.forEach(([seat, card], index) => {
       const [x, y] = ctx.n > 4 ? this.position(ctx, seat, 0.27, 0.25) : this.position(ctx, seat, 0.16, 0.17);
@@ -347,10 +371,10 @@ class TableView {
       const calls = index === 0 && parseCard(card)?.joker && SUIT_NAMES[ledSuit] ? ledSuit : null;
       if (index === 0) {
         face.classList.add("led");
-        face.appendChild(el("span", { class: "led-mark", "aria-hidden": "true" }, "led", calls ? frag(" ", suitIcon(calls)) : ""));
+        face.appendChild(el("span", { class: "led-mark", "aria-hidden": "true" }, t("trick.led_mark"), calls ? frag(" ", suitIcon(calls)) : ""));
       }
-      const words = `${cardWords(card)}${calls ? `, calling ${SUIT_NAMES[calls]}` : ""}`;
-      face.setAttribute("aria-label", `${ctx.seatName(seat)}${index === 0 ? " led" : ""}: ${words}`);
+      const words = calls ? t("card.calling", { card: cardWords(card), suit: SUIT_NAMES[calls] }) : cardWords(card);
+      face.setAttribute("aria-label", t(index === 0 ? "trick.seat_led" : "trick.seat_played", { seat: ctx.seatName(seat), card: words }));
       face.title = words;
       trick.appendChild(face);
     });
@@ -386,13 +410,14 @@ class TableView {
   }
 
   lastTrick(ctx) {
-    const t = this.previousTrick();
-    return el("div", { id: "last-trick", class: "last-trick", role: "dialog", "aria-label": "last trick" },
-      el("h3", {}, "Last trick"),
-      el("ol", {}, t.cards.map(([seat, card]) => el("li", { class: seat === t.winner ? "winner" : "" },
-        el("span", {}, ctx.seatName(seat), seat === (t.leader ?? t.cards[0][0]) ? " (led)" : ""), cardFace(card)))),
-      el("p", {}, `Won by ${ctx.seatName(t.winner)}${typeof t.points === "number" ? ` (${t.points} points)` : ""}`),
-      el("button", { type: "button", class: "nav", onclick: () => this.toggle("lastTrick") }, "Close"));
+    const tr = this.previousTrick();
+    return el("div", { id: "last-trick", class: "last-trick", role: "dialog", "aria-label": t("table.last_trick") },
+      el("h3", {}, t("table.last_trick")),
+      el("ol", {}, tr.cards.map(([seat, card]) => el("li", { class: seat === tr.winner ? "winner" : "" },
+        el("span", {}, seat === (tr.leader ?? tr.cards[0][0]) ? t("trick.who_led", { seat: ctx.seatName(seat) }) : ctx.seatName(seat)), cardFace(card)))),
+      el("p", {}, typeof tr.points === "number" ? t("trick.won_by_points", { seat: ctx.seatName(tr.winner), points: tr.points })
+        : t("trick.won_by", { seat: ctx.seatName(tr.winner) })),
+      el("button", { type: "button", class: "nav", onclick: () => this.toggle("lastTrick") }, t("common.close")));
   }
 
   position(ctx, seat, rx, ry) {
@@ -417,8 +442,8 @@ class TableView {
   typedLine(ctx) {
     if (!this.typed) return null;
     const exact = this.typedMatches().filter((m) => m.form === this.typed);
-    return el("span", { id: "typed", class: "typed" }, `Typed “${this.typed}”`,
-      exact.length === 1 ? `: Enter for ${actionWords(ctx, exact[0].action)}` : ": keep typing (Escape clears)");
+    return el("span", { id: "typed", class: "typed" }, exact.length === 1
+      ? t("typed.enter_for", { typed: this.typed, action: actionWords(ctx, exact[0].action) }) : t("typed.keep_typing", { typed: this.typed }));
   }
 
   typedMatches() {
@@ -441,7 +466,7 @@ class TableView {
     if (!matches.length) {
       const typed = this.typed;
       this.typed = "";
-      this.flash(`No move of yours now is typed “${typed}”.`);
+      this.flash(t("typed.no_move", { typed }));
       return;
     }
     if (actions.size === 1 && exact.length) {
@@ -457,9 +482,9 @@ class TableView {
     const forced = this.state.forced;
     if (!forced || this.state.result) return null;
     const [verb, card] = forced.action.split(" ");
-    const what = CARD_VERBS.has(verb) && parseCard(card) ? frag(verb === "play" ? "" : `${verb} `, cardText(card))
+    const what = CARD_VERBS.has(verb) && parseCard(card) ? frag(verb === "play" ? "" : `${t(`verb.${verb}`)} `, cardText(card))
       : ctx.rules.label(forced.action, ctx, ctx.obs) || forced.action;
-    return el("span", { id: "forced", class: "forced" }, "Played for you: ", what, ", your only legal move.");
+    return el("span", { id: "forced", class: "forced" }, t("forced.before"), what, t("forced.after"));
   }
 
   lastHandLine(ctx) {
@@ -468,26 +493,26 @@ class TableView {
     const hands = this.state.hands || [];
     if (!hands.length || hands.length <= (this.seenHands ?? 0) || (ctx.obs.tricks || []).length || this.state.result) return null;
     const [line] = ctx.rules.summary(hands[hands.length - 1], ctx) || [];
-    return line ? el("span", { class: "last-hand" }, `Hand ${hands.length}: `, line) : null;
+    return line ? el("span", { class: "last-hand" }, t("table.hand_colon", { n: hands.length }), line) : null;
   }
 
   statusText(ctx) {
     const s = this.state;
     const { obs, rules } = ctx;
-    if (s.result) return "The game is over.";
+    if (s.result) return t("status.over");
     if (s.your_turn) {
-      if (this.pending !== null) return "Sending…";
+      if (this.pending !== null) return t("status.sending");
       if (ctx.kind === "exchange" && this.discardCount(ctx) > 1) {
         const left = this.discardCount(ctx) - this.selected.size;
-        return `You took the kitty: pick ${left > 0 ? `${left} more card${left > 1 ? "s" : ""}` : "no more cards"} to discard, then confirm`;
+        return left > 0 ? tn("status.pick_discards", left) : t("status.pick_no_more");
       }
-      const only = (s.legal_actions || []).length === 1 ? " (your only legal move: confirm it)" : "";
+      const only = (s.legal_actions || []).length === 1 ? t("status.only_move") : "";
       const prompt = rules.prompt(obs, s.legal_actions || [], ctx) + only;
       const left = typeof obs.time_left === "number" ? obs.time_left : null;
-      return left !== null && left < 300 ? `${prompt} (${Math.max(0, Math.floor(left))} s left for this decision)` : prompt;
+      return left !== null && left < 300 ? t("status.time_left", { prompt, seconds: Math.max(0, Math.floor(left)) }) : prompt;
     }
-    if (obs.to_act === null || obs.to_act === undefined) return "Waiting for the next deal…";
-    return `Waiting for ${ctx.seatName(obs.to_act)}…`;
+    if (obs.to_act === null || obs.to_act === undefined) return t("status.next_deal");
+    return t("status.waiting_for", { seat: ctx.seatName(obs.to_act) });
   }
 
   discardCount(ctx) {
@@ -515,31 +540,34 @@ class TableView {
     }
     const ui = { get: (k) => this.ui.get(k), set: (k, v) => (this.ui.set(k, v), this.render()) };
     const { rows, used } = rules.panel(obs, leftovers, ctx, ui);
-    const box = el("div", { id: "decisions", class: "decisions", role: "group", "aria-label": "your decision", tabindex: "-1" });
+    const box = el("div", { id: "decisions", class: "decisions", role: "group", "aria-label": t("table.your_decision"), tabindex: "-1" });
     rows.filter(Boolean).forEach((r) => box.appendChild(r));
     // A card with several actions (the suitless joker led in no trumps): one button per choice.
     for (const [card, actions] of cardActions) {
       if (actions.length < 2) continue;
       const joker = card === "JK";
       box.appendChild(el("div", { class: "decision-row choose-card", id: joker ? "joker-suit" : null },
-        el("span", { class: "row-title" }, joker ? "Lead the joker and call for:" : `${cardWords(card)}:`),
+        el("span", { class: "row-title" }, joker ? t("joker.lead_calling") : t("common.colon", { text: cardWords(card) })),
         actions.map((a) => {
           const named = a.split(" ")[2];
           return actButton(a, joker && named ? jokerCall(named) : a, {
-            words: joker && named ? `joker, calling ${SUIT_NAMES[named] || named}` : a, extra: "suit-choice" });
+            words: joker && named ? t("card.calling", { card: t("card.joker"), suit: SUIT_NAMES[named] || named }) : a, extra: "suit-choice" });
         })));
     }
     // Anything no rule recognised is still offered, labelled with its action string.
     const rest = leftovers.filter((a) => !used.has(a));
     if (rest.length) {
-      box.appendChild(el("div", { class: "decision-row other" }, el("span", { class: "row-title" }, "Other:"),
+      box.appendChild(el("div", { class: "decision-row other" }, el("span", { class: "row-title" }, t("table.other")),
         rest.map((a) => actButton(a, a, { extra: "fallback" }))));
     }
     if (ctx.kind === "exchange" && s.your_turn && this.discardCount(ctx) > 1) {
       const need = this.discardCount(ctx);
       box.appendChild(el("div", { class: "decision-row" },
-        el("button", { type: "button", id: "discard-confirm", class: "act confirm", disabled: this.selected.size !== need || this.pending !== null,
-          onclick: () => this.confirmDiscard(ctx) }, `Discard these ${need}`)));
+        el("button", { type: "button", id: "discard-confirm", class: "act confirm", disabled: this.pending !== null,
+          "aria-disabled": this.selected.size !== need ? "true" : null,
+          "data-reason": this.selected.size !== need ? tn("why.pick_discards", need - this.selected.size) : null,
+          onclick: () => (this.selected.size === need ? this.confirmDiscard(ctx) : this.explain(tn("why.pick_discards", need - this.selected.size))) },
+        t("table.discard_these", { n: need }))));
     }
     if (this.pending !== null) box.querySelectorAll("button").forEach((b) => (b.disabled = true));
     return { decisions: box, cardActions };
@@ -552,14 +580,17 @@ class TableView {
     const kitty = new Set(ctx.kind === "exchange" ? obs.kitty || [] : []);
     const discarding = ctx.kind === "exchange" && s.your_turn && this.discardCount(ctx) > 1;
     const cardTurn = s.your_turn && this.pending === null && cardActions.size > 0;
-    const row = el("div", { id: "hand", class: "hand" + (cardTurn ? " active" : ""), role: "group", "aria-label": "your hand", tabindex: "-1" });
+    const row = el("div", { id: "hand", class: "hand" + (cardTurn ? " active" : ""), role: "group", "aria-label": t("table.your_hand"), tabindex: "-1" });
     cards.forEach((card, index) => {
       const actions = cardActions.get(card) || [];
       const button = cardFace(card, "button");
       button.type = "button";
       button.dataset.index = index;
       const key = `${card}#${index}`;
-      if (kitty.has(card)) button.classList.add("from-kitty");
+      if (kitty.has(card)) {
+        button.classList.add("from-kitty");
+        button.dataset.mark = t("table.kitty_mark"); // drawn by the style sheet (content: attr(data-mark))
+      }
       if (actions.length && this.pending === null) {
         button.classList.add("legal");
         if (actions.length === 1) button.dataset.action = actions[0];
@@ -577,12 +608,21 @@ class TableView {
             if (first) first.focus();
           });
         }
-        button.setAttribute("aria-label", actions.length === 1 ? cardWords(card) : `${cardWords(card)}, then choose the suit it calls for`);
+        button.setAttribute("aria-label", actions.length === 1 ? cardWords(card) : t("joker.then_choose", { card: cardWords(card) }));
       } else {
         // Not playable now: shown at full strength (a card you hold is always legible), flat on
         // the felt; on your turn to play a card, marked as not playable beside the raised legal ones.
-        if (cardTurn) button.classList.add("unplayable");
-        button.disabled = true;
+        // It says why when tapped or focused (#why: a title alone does not show on touch).
+        if (cardTurn) {
+          const reason = this.cardReason(ctx, card, cardActions);
+          button.classList.add("unplayable");
+          button.setAttribute("aria-disabled", "true");
+          button.dataset.reason = reason;
+          button.title = `${cardWords(card)}: ${reason}`;
+          button.addEventListener("click", () => this.explain(reason));
+        } else {
+          button.disabled = true;
+        }
       }
       row.appendChild(button);
     });
@@ -667,7 +707,8 @@ class TableView {
     }
     if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) {
       // Arrows move among the legal cards and buttons (Tab also works, Enter or Space acts).
-      const items = [...this.root.querySelectorAll("#decisions button:not([disabled]), #hand button.legal:not([disabled])")];
+      // (greyed ones are left to Tab, which says why they are greyed)
+      const items = [...this.root.querySelectorAll("#decisions button:not([disabled]):not([aria-disabled=true]), #hand button.legal:not([disabled])")];
       if (!items.length) return;
       const at = items.indexOf(document.activeElement);
       const step = event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 1;
@@ -676,6 +717,8 @@ class TableView {
       event.preventDefault();
     } else if (event.key === "l" || event.key === "L") {
       this.toggleLast();
+    } else if (event.key === "Escape" && this.ui.get("rules")) {
+      this.toggle("rules");
     } else if (event.key === "Escape" && this.ui.get("lastTrick")) {
       this.toggle("lastTrick");
     }
@@ -696,6 +739,51 @@ class TableView {
   toggle(name) {
     this.ui.set(name, !this.ui.get(name));
     this.render();
+    if (name === "rules") {
+      const target = this.root.querySelector(this.ui.get("rules") ? "#rules-close" : "#rules-button");
+      if (target) target.focus({ preventScroll: true });
+    }
+  }
+
+  explain(reason, redraw = true) {
+    // Why a greyed action cannot be taken now, shown under the prompt until the next move.
+    this.why = reason;
+    this.whyDecision = this.state ? this.state.decision : null;
+    if (redraw) this.render();
+    else {
+      const shown = this.root.querySelector("#why");
+      if (shown) shown.textContent = reason;
+      else this.render();
+    }
+  }
+
+  cardReason(ctx, card, cardActions) {
+    // Why a card may not be played now: the game says (its module's reason()), else: follow suit.
+    const rules = ctx.rules;
+    const own = rules.reason ? rules.reason(`play ${card}`, ctx.obs, ctx) : null;
+    if (own) return own;
+    const led = ctx.obs.led_suit || (ctx.obs.trick && ctx.obs.trick.length ? parseCard(ctx.obs.trick[0][1])?.suit : null);
+    if (led && SUIT_NAMES[led]) return t("why.follow_suit", { suit: SUIT_NAMES[led] });
+    return t("why.card_not_now");
+  }
+
+  seatedBy(seat) {
+    // Who sits there: you (your nickname), or the bot's plain name and strength ("Steady (medium)").
+    const tb = this.state.table;
+    if (seat === tb.seat) return tb.nickname ? t("seat.you_named", { name: tb.nickname }) : t("seat.you_lower");
+    const bot = (tb.bots || [])[seat] ?? (tb.seating || [])[seat];
+    return bot ? botName(this.game, bot) : "";
+  }
+
+  rulesPanel(ctx) {
+    // The game's rules for players (its package's rules text, in the page's language), over the
+    // table while play goes on; the Rules button or Escape closes it.
+    if (!this.ui.get("rules")) return null;
+    return el("section", { id: "rules-panel", class: "panel rules-panel", role: "dialog", "aria-labelledby": "rules-title",
+      onkeydown: (e) => e.key === "Escape" && this.toggle("rules") },
+    el("h2", { id: "rules-title" }, t("rules.title", { game: gameTitle(this.game) || ctx.obs.game })),
+    el("div", { class: "rules-text" }, rulesText(this.game)),
+    el("button", { type: "button", id: "rules-close", class: "nav", onclick: () => this.toggle("rules") }, t("common.close")));
   }
 
   flash(text) {
@@ -712,7 +800,7 @@ class TableView {
     this.connection = text;
     if (!this.state) {
       clear(this.root).appendChild(el("div", { class: final ? "error" : "loading", id: "connection", role: final ? "alert" : "status" },
-        el("p", {}, text || "Connected, waiting for the table…"), final ? el("p", {}, el("a", { href: "#/" }, "Back to the start")) : null));
+        el("p", {}, text || t("table.waiting_table")), final ? el("p", {}, el("a", { href: "#/" }, t("nav.back_to_start"))) : null));
     } else {
       this.render();
     }
@@ -732,7 +820,8 @@ export function typedForms(action) {
 function actionWords(ctx, action) {
   const [verb, card, named] = action.split(" ");
   if (CARD_VERBS.has(verb) && parseCard(card)) {
-    return `${verb === "play" ? "" : `${verb} `}${cardWords(card)}${named && SUIT_NAMES[named] ? `, calling ${SUIT_NAMES[named]}` : ""}`;
+    const words = named && SUIT_NAMES[named] ? t("card.calling", { card: cardWords(card), suit: SUIT_NAMES[named] }) : cardWords(card);
+    return verb === "play" ? words : t(`verb.${verb}.card`, { card: words });
   }
   const words = ctx.rules.words(action, ctx.obs);
   if (words && words !== action) return words;
@@ -740,15 +829,15 @@ function actionWords(ctx, action) {
   return typeof label === "string" ? label : action;
 }
 
-/** "1 card", "2 cards" ("? cards" when unknown). */
+/** "1 card", "2 cards" ("? cards" when unknown), from the catalogue's `<word>s.one` and `.other`. */
 export function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  return tn(`count.${word}`, n);
 }
 
 function trumpLine(obs) {
   if (!obs.trump) return null;
   const s = obs.trump;
-  return el("span", { class: "trump" }, "Trumps: ", s === "NT" ? "none" : suitName(s), " · ");
+  return el("span", { class: "trump" }, t("bar.trumps"), s === "NT" ? t("bar.no_trumps") : suitName(s), " · ");
 }
 
 function suitName(s) {
@@ -756,7 +845,7 @@ function suitName(s) {
 }
 
 function jokerCall(suit) {
-  return frag("JK: ", suitName(suit));
+  return frag(t("joker.short"), suitName(suit));
 }
 
 function exposedBy(obs) {
