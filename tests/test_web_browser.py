@@ -80,8 +80,9 @@ class Person:
     """One person (a fresh browser context: a cookie of their own) at the page, with the server's
     state messages as they arrive on the table's WebSocket."""
 
-    def __init__(self, browser, base_url: str, width: int = 1200, height: int = 900, pause: bool = False):
-        self.context = browser.new_context(viewport={"width": width, "height": height})
+    def __init__(self, browser, base_url: str, width: int = 1200, height: int = 900, pause: bool = False,
+                 reduced_motion: str = "no-preference"):
+        self.context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion=reduced_motion)
         self.page = self.context.new_page()
         self.base = base_url
         self.states: dict[int, dict[str, Any]] = {}  # decision -> the state asking the person
@@ -507,6 +508,43 @@ def test_phone_width_and_keyboard_only(person):
     assert page.locator("#hand .card").count() >= 1
     for box in [el.bounding_box() for el in page.locator("#hand .card").all()]:
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+# Records each card as it joins the trick: whether it is marked as arriving and runs an animation.
+ARRIVALS = """
+window.arrivals = [];
+new MutationObserver((changes) => {
+  for (const change of changes) for (const node of change.addedNodes) {
+    if (!(node instanceof Element)) continue;
+    for (const card of node.matches("#trick .card") ? [node] : node.querySelectorAll("#trick .card")) {
+      window.arrivals.push([card.classList.contains("arriving"), card.getAnimations().length]);
+    }
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_card_played_moves_to_the_trick_unless_motion_is_reduced(person, motion):
+    """Each card moves from its player's seat to the trick once, when it is played (an animation
+    on the new card alone, not on cards already there); none moves for a person whose system asks
+    for reduced motion."""
+    me = person(reduced_motion=motion)
+    me.page.add_init_script(ARRIVALS)
+    me.page.reload()
+    me.page.wait_for_selector("#start-daily", timeout=WAIT)
+    me.page.uncheck("#trick-pause")
+    me.start("bid_euchre", "new")
+    me.play_until(lambda: me.page.evaluate("window.arrivals.filter(([arriving]) => arriving).length") >= 6)
+    arrivals = me.page.evaluate("window.arrivals")
+    moving = [animations for arriving, animations in arrivals if arriving]
+    assert len(moving) >= 6
+    if motion == "reduce":
+        assert not any(moving), arrivals
+    else:
+        assert all(moving), arrivals
+    # a card already in the trick is not moved again when the table re-renders
+    assert sum(1 for arriving, _ in arrivals if not arriving) > 0
 
 
 SHORT = {"fifty_six": {"initial_tables": "1"}, "all_fours": {"target_score": "3"}, "bid_euchre": {"target_score": "4"}}

@@ -360,12 +360,23 @@ class TableView {
     }
     const trick = el("div", { id: "trick", class: "trick" + (done ? " done" : ""), role: "group", "aria-label": done ? t("table.trick_done") : t("table.trick_in_play") });
     const ledSuit = done ? obs.last_trick.led_suit : obs.led_suit;
+    // A card new since the last render moves in from its player's seat (CSS: not under
+    // prefers-reduced-motion); one seen before stays still, however often the table re-renders.
+    const trickKey = `${obs.hand_index}:${(obs.tricks || []).length - (done ? 1 : 0)}`;
+    const seen = this.trickSeen && this.trickSeen.key === trickKey ? this.trickSeen.cards : new Set();
+    this.trickSeen = { key: trickKey, cards: new Set(cards.map(([seat, card]) => `${seat}:${card}`)) };
     cards.forEach(([seat, card], index) => {
       const [x, y] = ctx.n > 4 ? this.position(ctx, seat, 0.27, 0.25) : this.position(ctx, seat, 0.16, 0.17);
       const face = cardFace(card);
       face.dataset.seat = seat;
       face.style.left = `${x}%`;
       face.style.top = `${y}%`;
+      if (!done && !seen.has(`${seat}:${card}`)) {
+        const [fromX, fromY] = this.position(ctx, seat, ctx.n > 4 ? 0.36 : 0.385, 0.40);
+        face.classList.add("arriving");
+        face.style.setProperty("--from-left", `${fromX}%`);
+        face.style.setProperty("--from-top", `${fromY}%`);
+      }
       if (done && obs.last_trick.winner === seat) face.classList.add("winner");
       // The first card is the lead, marked; a led joker shows the suit it called for.
       const calls = index === 0 && parseCard(card)?.joker && SUIT_NAMES[ledSuit] ? ledSuit : null;
