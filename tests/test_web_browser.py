@@ -359,6 +359,13 @@ def test_all_fours_beg_and_run_are_buttons(person):
     assert plate.inner_text() == "you (<i>Ann</i>)" and plate.locator("i").count() == 0  # text, never markup
     calls = {"stand", "beg", "give one", "run"}
     me.play_until(lambda: bool(calls & set(me.legal())))
+    # the turned-up card's pip sits below its corner's rank and suit, not over them (issue #33, 12)
+    overlap = me.page.evaluate("""() => {
+      const card = document.querySelector('.turn-ups .card');
+      const a = card.querySelector('.rank').getBoundingClientRect(), b = card.querySelector('.pip svg').getBoundingClientRect();
+      return Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)) * Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left));
+    }""")
+    assert overlap == 0
     choice = "beg" if "beg" in me.legal() else "run"
     phase = me.phase
     assert {a for a in me.legal() if a in calls} <= me.offered()
