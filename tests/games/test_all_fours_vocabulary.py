@@ -83,7 +83,8 @@ def test_hidden_cards_are_never_shown():
 
 
 def test_modules_import_only_lower_layers():
-    order = ["options", "page", "cards", "actions", "dealing", "auction", "play", "scoring", "view", "state", "game", "plugin"]
+    order = ["options", "page", "cards", "actions", "dealing", "auction", "play", "scoring", "view", "state", "fast", "game",
+             "plugin"]
     rank = {name: index for index, name in enumerate(order)}
     package = pathlib.Path(__file__).resolve().parents[2] / "arena" / "games" / "all_fours"
     for name in order:

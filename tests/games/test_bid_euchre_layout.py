@@ -14,7 +14,7 @@ from arena.games.bid_euchre.cards import TOKENS
 
 # Lowest first: a module may import only modules of a lower layer (higher ones under TYPE_CHECKING).
 LAYER = {"options": 0, "cards": 0, "page": 0, "actions": 1, "dealing": 2, "auction": 2, "play": 2, "scoring": 2,
-         "view": 3, "state": 4, "game": 5, "plugin": 6}
+         "view": 3, "state": 4, "fast": 4, "game": 5, "plugin": 6}
 
 
 def imports(path: pathlib.Path) -> list[tuple[str, bool]]:

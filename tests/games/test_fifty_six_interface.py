@@ -169,7 +169,7 @@ def test_hidden_cards_are_the_other_hands_less_what_the_seat_sees():
 
 # -- module layers ----------------------------------------------------------------------------
 LAYERS = {"options": 0, "cards": 0, "page": 0, "actions": 1, "dealing": 2, "auction": 2, "play": 2, "scoring": 2,
-          "view": 3, "state": 4, "game": 5, "plugin": 6}
+          "view": 3, "state": 4, "fast": 4, "game": 5, "plugin": 6}
 
 
 def test_engine_modules_import_only_lower_layers():

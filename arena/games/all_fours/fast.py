@@ -1,4 +1,4 @@
-"""All Fours's card play on the compiled fast path (arena.fast, docs/fastpath.md): the engine's
+"""All Fours' card play on the compiled fast path (arena.fast, docs/fastpath.md): the engine's
 play state in the extension's terms (:func:`position`), and the exact solver's leaves scored by
 this game's own scoring (:func:`setup`). Reached through ``Game.fast_path()``.
 """
@@ -9,6 +9,9 @@ from typing import Any
 
 from arena.fast import Position, cached_rules, make_rules
 from arena.fast.nodes import Node, Setup, play_ids
+from arena.games.all_fours.actions import PLAY
+from arena.games.all_fours.cards import COUNT_OF_RANK, JACK, TOP_FIVE, game_count
+from arena.games.all_fours.scoring import hand_items
 
 
 def position(st: Any) -> Position:
@@ -16,8 +19,6 @@ def position(st: Any) -> Position:
     key = ("all_fours", n, trump, g.penalize, g.no_undertrump)
 
     def build() -> tuple[Any, dict[int, int]]:
-        from arena.games.all_fours.actions import PLAY
-        from arena.games.all_fours.cards import COUNT_OF_RANK, TOP_FIVE
         return make_rules([c // 13 for c in range(52)], [c % 13 for c in range(52)],
                       [COUNT_OF_RANK[c % 13] for c in range(52)], [PLAY + c for c in range(52)], trump=trump,
                       nxt=[(s + 1) % n for s in range(n)], nactive=n, mode=1, penalize=g.penalize,
@@ -29,8 +30,6 @@ def position(st: Any) -> Position:
 
 
 def setup(st: Any, pos: Position, side: int) -> Setup:
-    from arena.games.all_fours.cards import JACK, game_count
-    from arena.games.all_fours.scoring import hand_items
     g, n, trump = st.g, st.n, st.trump
     eff, power = [c // 13 for c in range(52)], [c % 13 for c in range(52)]
     jack = trump * 13 + JACK

@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.fast import Position, cached_rules, make_rules
 from arena.fast.nodes import Node, Setup, play_ids
+from arena.games.bid_euchre.scoring import hand_changes
 from arena.games.bitmask import bits
 
 
@@ -46,7 +47,6 @@ def position(st: Any) -> Position:
 
 
 def setup(st: Any, pos: Position, side: int) -> Setup:
-    from arena.games.bid_euchre.scoring import hand_changes
     g = st.game
     a = g.actions
     table = st.table

@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.fast import Position, cached_rules, make_rules
 from arena.fast.nodes import Node, Setup, play_ids
+from arena.games.fifty_six.cards import KIND_POINTS
 
 
 def position(st: Any) -> Position:
@@ -16,7 +17,6 @@ def position(st: Any) -> Position:
     key = ("fifty_six", id(g.table), st.trump, tuple(st.nxt), st.n)
 
     def build() -> tuple[Any, dict[int, int]]:
-        from arena.games.fifty_six.cards import KIND_POINTS
         return make_rules([k >> 3 for k in range(32)], [k & 7 for k in range(32)], KIND_POINTS, g.table.play_id,
                       trump=st.trump, nxt=st.nxt, nactive=st.n, dup=True)
 
@@ -27,7 +27,6 @@ def position(st: Any) -> Position:
 
 
 def setup(st: Any, pos: Position, side: int) -> Setup:
-    from arena.games.fifty_six.cards import KIND_POINTS
     g = st.game
     eff, power = [k >> 3 for k in range(32)], [k & 7 for k in range(32)]
     start, team_of = st.points[side], g.team_of

@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.fast import Position, cached_rules, make_rules
 from arena.fast.nodes import Node, Setup, play_ids
+from arena.games.five_hundred.scoring import hand_changes
 
 
 def position(st: Any) -> Position:
@@ -33,7 +34,6 @@ def position(st: Any) -> Position:
 
 
 def setup(st: Any, pos: Position, side: int) -> Setup:
-    from arena.games.five_hundred.scoring import hand_changes
     g = st.game
     eff = list(st.eff)
     power = [st.value[e][c] if e < 4 else 0 for c, e in enumerate(eff)]
