@@ -634,9 +634,12 @@ def _status(server: Server, player: str, game: str) -> dict[str, Any]:
     one = _today_set(server, player, game)
     if one is None:
         return data
-    if not server.store.field(game, one.date, one.instance):  # e.g. a restart before it was played
-        daily.field_in_background(server.store, server.registry, server.daily, game, one.date, one.instance)
     result = dailyboard.set_result(server.store, one)
+    if result["finished"]:  # the end screen's rank counts the whole field: wait for it (a worker thread)
+        daily.play_field(server.store, server.registry, server.daily, game, one.date, one.instance)
+        result = dailyboard.set_result(server.store, one)
+    elif len(server.store.field(game, one.date, one.instance)) < server.daily.deals:  # e.g. after a restart
+        daily.field_in_background(server.store, server.registry, server.daily, game, one.date, one.instance)
     data.update(result)
     data["state"] = "finished" if result["finished"] else "in progress"
     if result["finished"]:
