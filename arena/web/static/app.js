@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { openTable } from "./table.js";
 import { showStart } from "./start.js";
 import { showLeaderboard } from "./leaderboard.js";
+import { showDailyDeal } from "./dailyview.js";
 
 const root = document.getElementById("app");
 let current = null; // the open table, closed when the route changes
@@ -20,10 +21,14 @@ function route() {
   const [path, query] = hash.split("?");
   const params = new URLSearchParams(query || "");
   const table = /^\/table\/([^/]+)$/.exec(path);
+  const dailyDeal = /^\/daily\/([^/]+)\/(\d+)$/.exec(path);
   window.scrollTo(0, 0);
   if (table) {
     document.title = "Table – Trick Arena";
     current = openTable(root, decodeURIComponent(table[1]));
+  } else if (dailyDeal) {
+    document.title = "Daily deal – Trick Arena";
+    showDailyDeal(root, decodeURIComponent(dailyDeal[1]), Number(dailyDeal[2])).catch(failed);
   } else if (path === "/leaderboard") {
     document.title = "Leaderboard – Trick Arena";
     // no game named: the server's first (its list is in the games' own order)

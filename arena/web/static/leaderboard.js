@@ -3,6 +3,7 @@
 
 import { el, clear } from "./dom.js";
 import { api, replayUrl } from "./api.js";
+import { dailyText as t } from "./daily_text.js";
 
 export async function showLeaderboard(root, game, date) {
   const [games, board] = await Promise.all([api.games(), api.leaderboard(game, date)]);
@@ -16,7 +17,7 @@ export async function showLeaderboard(root, game, date) {
     "aria-pressed": date === value ? "true" : "false", onclick: () => go(game, value) }, label);
   const rows = board.rows || [];
   const allTime = board.date === "all";
-  const table = el("table", { id: "leaderboard", class: "leaderboard" },
+  const table = board.kind === "matchpoints" ? matchpointsTable(board, allTime) : el("table", { id: "leaderboard", class: "leaderboard" },
     el("thead", {}, el("tr", {}, ["#", "Player", allTime ? "Margins" : "Margin", "Par", "vs par", allTime ? "Games" : ""].map((h) => el("th", {}, h)))),
     el("tbody", {}, rows.length ? rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
       el("td", {}, String(r.rank ?? "")),
@@ -30,9 +31,36 @@ export async function showLeaderboard(root, game, date) {
     el("h1", {}, "Leaderboard"),
     el("div", { class: "board-controls" }, picker, tab("Today", "today"), tab("Yesterday", "yesterday"), tab("All time", "all"), dateInput),
     el("p", { id: "board-heading" }, `${titleOf(games, board.game || game)}: ${board.date === "all" ? "all time" : board.date || date}`),
-    parBlock(board.par),
+    board.kind === "matchpoints" ? el("p", { id: "par", class: "hint" }, t("board_note")) : parBlock(board.par),
     table,
+    board.kind === "matchpoints" && (board.bots || []).length ? botsTable(board.bots) : null,
     el("p", {}, el("a", { href: "#/" }, "Back to the start"))));
+}
+
+// The daily sets' board: people by matchpoints (docs/web.md, "The daily set"); a row links to the
+// set's deals, which open once you have played them (or the day is over).
+function matchpointsTable(board, allTime) {
+  const rows = board.rows || [];
+  const pct = (v) => (typeof v === "number" ? `${(Math.round(v * 10) / 10).toFixed(1)}%` : "–");
+  return el("table", { id: "leaderboard", class: "leaderboard", "data-kind": "matchpoints" },
+    el("thead", {}, el("tr", {}, ["#", t("board_player"), t("board_total"), allTime ? t("board_days") : t("board_played"), ""]
+      .map((h) => el("th", {}, h)))),
+    el("tbody", {}, rows.length ? rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
+      el("td", {}, String(r.rank ?? "")),
+      el("td", {}, r.nickname || "(no name)"),
+      el("td", {}, allTime ? String(r.total) : pct(r.total)),
+      el("td", {}, allTime ? String(r.days) : `${r.played}/${r.deals}${r.finished ? "" : ` (${t("in_progress")})`}`),
+      el("td", {}, r.link ? el("a", { href: r.link }, t("board_details")) : "")))
+      : el("tr", {}, el("td", { colspan: 5, class: "empty" }, allTime ? t("board_empty_all") : t("board_empty")))));
+}
+
+function botsTable(bots) {
+  const pct = (v) => `${(Math.round(v * 10) / 10).toFixed(1)}%`;
+  return el("section", {}, el("h2", {}, t("board_bots")),
+    el("table", { id: "board-bots", class: "leaderboard" },
+      el("thead", {}, el("tr", {}, [t("board_bot"), t("board_total"), t("board_played")].map((h) => el("th", {}, h)))),
+      el("tbody", {}, bots.map((b) => el("tr", { "data-bot": b.bot },
+        el("td", {}, b.bot, b.par ? ` (${t("board_par")})` : ""), el("td", {}, pct(b.total)), el("td", {}, String(b.deals)))))));
 }
 
 function parBlock(par) {

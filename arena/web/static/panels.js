@@ -1,6 +1,7 @@
 // The table's side panels, drawn from the latest state: the finished game, the last hand's summary,
 // the score sheet and the deal's log. `ctx` names seats and sides (table.js, context()).
 
+import { dailyEnd } from "./dailyview.js";
 import { el, frag } from "./dom.js";
 import { cardText, parseCard, suitIcon } from "./cards.js";
 import { replayUrl, recordUrl } from "./api.js";
@@ -72,10 +73,11 @@ export function finishedPanel(ctx, table, result, id) {
     el("h3", {}, headline),
     el("p", {}, "Final scores: " + (result.scores || []).map((sc, side) => `${ctx.sideName(side)} ${sc}`).join(", ")),
     ending(result.termination, ctx),
-    table.mode === "daily" ? el("p", {}, table.ranked === false ? "This was a replay of the day's deal: it is not ranked."
-      : "Your score is on the day's leaderboard.") : null,
+    table.daily ? dailyEnd(table)
+      : table.mode === "daily" ? el("p", {}, table.ranked === false ? "This was a replay of the day's deal: it is not ranked."
+        : "Your score is on the day's leaderboard.") : null,
     el("p", { class: "links" },
-      el("a", { id: "replay-link", href: replayUrl(tableId) }, "Replay"),
+      table.daily ? null : el("a", { id: "replay-link", href: replayUrl(tableId) }, "Replay"),
       el("a", { id: "record-link", href: recordUrl(tableId) }, "Game record"),
       el("a", { id: "leaderboard-link", href: board }, "Leaderboard"),
       el("a", { id: "new-game-link", href: "#/" }, "Play again")));

@@ -6,6 +6,8 @@ import { el, clear, append } from "./dom.js";
 import { api, replayUrl } from "./api.js";
 import { trickPause, PAUSE_KEY, confirmForced, FORCED_KEY } from "./table.js";
 import { rulesText } from "./games.js";
+import { dailyStatus } from "./dailyview.js";
+import { dailyText } from "./daily_text.js";
 
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
 
@@ -53,7 +55,7 @@ export async function showStart(root) {
       const id = `game-${g.name}`;
       picker.appendChild(el("label", { class: "game-choice" + (g === chosen ? " chosen" : ""), for: id },
         el("input", { type: "radio", name: "game", id, value: g.name, checked: g === chosen,
-          onchange: () => { chosen = g; localStorage.setItem(LAST_GAME, g.name); drawPicker(); drawNew(); } }),
+          onchange: () => { chosen = g; localStorage.setItem(LAST_GAME, g.name); drawPicker(); drawNew(); drawStatus(); } }),
         el("b", {}, g.title), el("small", {}, `${g.players.join(", ")} players`)));
     }
   };
@@ -99,7 +101,9 @@ export async function showStart(root) {
       say("");
       if (!(await saveNick())) return;
       await create({ game: chosen.name, mode: "daily" }, say);
-    } }, "Play today's deal");
+    } }, dailyText("start_button"));
+  const statusBox = el("div", { class: "daily-status-box" });
+  const drawStatus = () => clear(statusBox).appendChild(dailyStatus(chosen.name));
 
   const pause = el("input", { type: "checkbox", id: "trick-pause", checked: trickPause(),
     onchange: () => localStorage.setItem(PAUSE_KEY, pause.checked ? "on" : "off") });
@@ -121,12 +125,12 @@ export async function showStart(root) {
     rules,
     status,
     el("div", { class: "modes" },
-      el("div", { class: "daily" }, el("h3", {}, "Daily"),
-        el("p", { class: "hint" }, "Everyone gets the same cards each day; your first play is ranked against the others and the bots' par."),
-        daily, el("p", {}, el("a", { id: "leaderboard-link", href: "#/leaderboard", onclick: (e) => {
+      el("div", { class: "daily" }, el("h3", {}, dailyText("heading")),
+        el("p", { class: "hint" }, dailyText("start_hint")),
+        statusBox, daily, el("p", {}, el("a", { id: "leaderboard-link", href: "#/leaderboard", onclick: (e) => {
           e.preventDefault();
           location.hash = `#/leaderboard?game=${chosen.name}&date=today`;
-        } }, "Today's leaderboard"))),
+        } }, dailyText("today_board")))),
       details),
     mine.length ? el("section", { class: "resume" }, el("h2", {}, "Your unfinished games"),
       el("ul", {}, mine.map((t) => el("li", {}, el("a", { href: `#/table/${encodeURIComponent(t.id)}`, "data-table": t.id },
@@ -137,6 +141,7 @@ export async function showStart(root) {
         el("a", { href: replayUrl(t.id) }, "replay"))))) : null]);
   drawPicker();
   drawNew();
+  drawStatus();
 }
 
 async function create(spec, say) {

@@ -1,6 +1,7 @@
 // The table: one WebSocket to the server, and everything drawn from the latest `state` message only
 // (protocol: docs/web.md), so a reload or a reconnect shows exactly what the server holds.
 
+import { dailyText } from "./daily_text.js";
 import { el, clear, frag, append } from "./dom.js";
 import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
 import { rulesOf, loadRules, actButton } from "./games.js";
@@ -282,7 +283,8 @@ class TableView {
     const s = this.state;
     const t = s.table;
     const { obs, rules } = ctx;
-    const mode = t.mode === "daily" ? `Daily deal ${t.date || ""}${t.ranked === false ? " (unranked replay)" : ""}` : "New game";
+    const mode = t.daily ? `${dailyText("deal_of", { deal: t.daily.deal + 1, deals: t.daily.deals })} ${t.date || ""}${t.ranked === false ? " (unranked replay)" : ""}`
+      : t.mode === "daily" ? `Daily deal ${t.date || ""}${t.ranked === false ? " (unranked replay)" : ""}` : "New game";
     const scores = el("ul", { id: "scores", class: "scores", "aria-label": "scores" },
       (obs.scores || []).map((score, side) => el("li", { class: (ctx.sideOf(ctx.me) === side ? "ours" : "") + (score < 0 ? " negative" : ""), "data-side": side },
         el("span", { class: "side" }, ctx.sideName(side)), el("b", {}, String(score)),
