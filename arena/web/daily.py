@@ -207,7 +207,14 @@ def play_field(store: WebStore, registry: "Registry", config: DailyConfig, game_
             for bot in config.field_bots(registry, game_name):
                 if (deal, bot) in known:
                     continue
-                result = play_match(_field_spec(game, seed, bot, config), registry)
+                try:
+                    result = play_match(_field_spec(game, seed, bot, config), registry)
+                except Exception as exc:  # one bot that cannot play leaves the others' entries standing
+                    if bot == PAR_BOT:
+                        raise
+                    print(f"arena serve: the daily field: {bot} on {game_name} {date} #{instance} deal {deal}: "
+                          f"{type(exc).__name__}: {exc}", file=sys.stderr)
+                    continue
                 score = hand_score(result.record, HUMAN_SEAT, game.side_of)
                 store.add_field(game_name, date, instance, deal, bot, score, result.record)
                 known[(deal, bot)] = score

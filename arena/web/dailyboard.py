@@ -91,9 +91,9 @@ def day_board(store: WebStore, registry: "Registry", config: daily.DailyConfig, 
             for key, points in matchpoints.matchpoints(entries).items():
                 if key[0] == "bot":
                     bots.setdefault(key[1], []).append(points)
-    bot_rows = [{"bot": name, "total": round(matchpoints.total(points), 2), "deals": len(points),
+    bot_rows: list[dict[str, Any]] = [{"bot": name, "total": round(matchpoints.total(points), 2), "deals": len(points),
                  "par": name == daily.PAR_BOT} for name, points in sorted(bots.items())]
-    bot_rows.sort(key=lambda r: -r["total"])
+    bot_rows.sort(key=lambda r: -float(r["total"]))
     return {"game": game, "date": date, "kind": "matchpoints", "deals": config.deals, "rows": people,
             "bots": bot_rows, "ranked": len(done)}
 
@@ -165,7 +165,7 @@ def compare(store: WebStore, registry: "Registry", one: DailySet, deal: int, vie
                "score": (score if key == ("set", one.id) else entries[key]), "matchpoints": round(mp, 2),
                "this": key == ("set", one.id), "par": key == ("bot", daily.PAR_BOT)}
               for key, mp in points.items()]
-    spread.sort(key=lambda e: (-e["score"], e["who"]))
+    spread.sort(key=lambda e: (-int(e["score"] or 0), str(e["who"])))
     par_record = store.field_record(one.game, one.date, one.instance, deal, daily.PAR_BOT)
     first = own_record or par_record
     hand = None
