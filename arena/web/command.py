@@ -1,4 +1,4 @@
-"""``arena serve``: play in the browser (a person beside the bots), with a daily deal and a
+"""``arena serve``: play in the browser (a person beside the bots), with a daily set and a
 leaderboard. A Starlette application on uvicorn, on 127.0.0.1 by default; see docs/web.md."""
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from arena.plugins import hookimpl
 if TYPE_CHECKING:
     from arena.plugins.manager import Registry
 
-DESCRIPTION = ("Serve the browser table: a person plays any installed game beside bots, with a daily deal "
-               "(the same cards for everyone), a par and a leaderboard. Everything is kept in one SQLite "
-               "file; unfinished games resume when the server starts again. See docs/web.md.")
+DESCRIPTION = ("Serve the browser table: a person plays any installed game beside bots, with a daily set "
+               "(the same deals for everyone, scored by matchpoints against people and bots) and a "
+               "leaderboard. Everything is kept in one SQLite file; unfinished games resume when the "
+               "server starts again. See docs/web.md.")
 
 # The largest WebSocket frame uvicorn reads: a longer one closes the connection (1009). Up to it,
 # a frame over the protocol's 4 KiB gets an error message and the connection stays.
@@ -148,5 +149,5 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 @hookimpl
 def arena_register_commands() -> list[Command]:
-    return [Command("serve", "play in the browser beside the bots: daily deal, par, leaderboard", _add_serve,
+    return [Command("serve", "play in the browser beside the bots: daily set, matchpoints, leaderboard", _add_serve,
                     cmd_serve, description=DESCRIPTION)]
