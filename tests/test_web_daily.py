@@ -273,3 +273,21 @@ def test_an_old_store_is_migrated_and_its_whole_match_daily_tables_stay_readable
         assert [row["table"] for row in board["rows"]] == ["old"] and board["par"] is not None
     columns = {row[1] for row in sqlite3.connect(db).execute("PRAGMA table_info(tables)")}
     assert {"daily_set", "deal", "score"} <= columns
+
+
+def test_extra_field_bots_such_as_a_co_served_ladders_versions_join_every_deal(tmp_path):
+    from arena.web.daily import FieldBot
+
+    asked: list[str] = []
+
+    def extra(game: str) -> list[FieldBot]:
+        asked.append(game)
+        return [FieldBot("ladder: lucky v1", "random")]
+
+    config = dataclasses.replace(ONE_POOL, field=("heuristic",), extra=extra)
+    with TestClient(make_app(tmp_path / "web.db", daily_config=config)) as client:
+        become(client, "ann")
+        first, _ = play_deal(client)
+        deal = client.get(f"/api/daily/sets/{first['set']}/deals/0").json()
+        assert {e["who"] for e in deal["field"]} == {"ann", "bot: heuristic", "bot: ladder: lucky v1"}
+        assert "five_hundred" in asked

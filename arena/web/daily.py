@@ -25,8 +25,8 @@ import hashlib
 import hmac
 import sys
 import threading
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field as dataclass_field
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from arena.games.base import SeededDecks
 from arena.matches import MatchSpec
@@ -106,6 +106,19 @@ def par(store: WebStore, registry: "Registry", game_name: str, date: str) -> dic
 
 # -- the daily set ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
+class FieldBot:
+    """One more bot of the field beside the installed ones: e.g. an active version of a ladder
+    served by the same process (`arena ladder`), listed as ``name``, seated as ``seat`` (a seat
+    kind), its match hosted at ``isolation`` with the sandbox's ``limits``."""
+
+    name: str
+    seat: str
+    isolation: str = "inprocess"
+    limits: Mapping[str, Any] = dataclass_field(default_factory=dict)
+    log_dir: str = ""
+
+
+@dataclass(frozen=True)
 class DailyConfig:
     """The daily set's shape (`arena serve --daily-deals --daily-pool --daily-field`)."""
 
@@ -113,6 +126,9 @@ class DailyConfig:
     pool: int = 4  # independent instances of the set per game and date (a person gets one at random)
     field: tuple[str, ...] | None = None  # the field bots (None: every installed bot that plays the game)
     search_seconds: float = 0.3  # the search bot's thinking time per decision in the field
+    # more field bots of a game, asked each time a pool instance's field is played (the active
+    # versions of a co-served ladder: arena.ladder.command); None: none
+    extra: Callable[[str], list[FieldBot]] | None = dataclass_field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.deals <= 20:
@@ -178,14 +194,28 @@ def hand_score(record: dict[str, Any], seat: int, side_of: Any) -> int:
     return int(margin(changes, side_of(seat), max))
 
 
-def _field_spec(game: Any, seed: int, bot: str, config: DailyConfig) -> MatchSpec:
-    bots = [bot] + [PAR_BOT] * (game.players - 1)
+def _field_spec(game: Any, seed: int, bot: FieldBot, config: DailyConfig) -> MatchSpec:
+    bots = [bot.seat] + [PAR_BOT] * (game.players - 1)
     settings = tuple(({"seconds": config.search_seconds} if name == "search" else {}) for name in bots)
     return MatchSpec(index=0, game=game.name, options=dict(game.options), deal_seed=seed,
-                     seats=tuple([f"field ({bot})"] + bots[1:]), bots=tuple(bots), settings=settings,
+                     seats=tuple([f"field ({bot.name})"] + bots[1:]), bots=tuple(bots), settings=settings,
                      bot_seeds=tuple(seat_seed(seed, 0, seat) for seat in range(game.players)),
                      time_control={"per_decision": 60.0, "bank": None, "increment": 0.0},
-                     faults=FaultPolicy().as_dict(), isolation="inprocess")
+                     faults=FaultPolicy().as_dict(), isolation=bot.isolation, limits=dict(bot.limits),
+                     log_dir=bot.log_dir)
+
+
+def field_entries(registry: "Registry", config: DailyConfig, game_name: str) -> list[FieldBot]:
+    """The field of ``game_name``: the installed field bots, then the extra ones (a co-served
+    ladder's active versions; one that cannot be listed is left out, said on stderr)."""
+    entries = [FieldBot(name, name) for name in config.field_bots(registry, game_name)]
+    if config.extra is not None:
+        try:
+            entries += [bot for bot in config.extra(game_name) if bot.name not in {e.name for e in entries}]
+        except Exception as exc:
+            print(f"arena serve: the daily field's extra bots of {game_name}: {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+    return entries
 
 
 _FIELD_LOCKS: dict[tuple[str, str, str, int], threading.Lock] = {}
@@ -204,11 +234,12 @@ def play_field(store: WebStore, registry: "Registry", config: DailyConfig, game_
         secret = store.secret()
         for deal in range(config.deals):
             seed = deal_seed(secret, game_name, date, instance, deal, game.players)
-            for bot in config.field_bots(registry, game_name):
+            for entry in field_entries(registry, config, game_name):
+                bot = entry.name
                 if (deal, bot) in known:
                     continue
                 try:
-                    result = play_match(_field_spec(game, seed, bot, config), registry)
+                    result = play_match(_field_spec(game, seed, entry, config), registry)
                 except Exception as exc:  # one bot that cannot play leaves the others' entries standing
                     if bot == PAR_BOT:
                         raise
