@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from arena.plugins import get_registry
 from tests.browser_support import CHROMIUM, launch
-from tests.test_web_browser import assert_accessible
+from tests.test_web_browser import COLOURS, assert_accessible, card_contrast
 from tests.web_support import make_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +29,8 @@ STATIC = ROOT / "arena" / "web" / "static"
 GAMES = ROOT / "arena" / "games"
 BUNDLED = ["five_hundred", "fifty_six", "all_fours", "bid_euchre"]
 COMPLETE = ["en", "hi"]  # languages every key must be in; Gujarati: the start screen
-START_SCREEN = re.compile(r"^(site\.|lang\.|nav\.|start\.|strength\.|option\.(on|off|none)$|seat\.n$|bot\.)")
+START_SCREEN = re.compile(r"^(site\.|lang\.|nav\.|start\.|strength\.|option\.(on|off|none)$|seat\.n$|bot\.|"
+                          r"daily\.(heading|start_|status_|day_ends))")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -175,6 +177,15 @@ LATIN = re.compile(r"[A-Za-z]+")
 ACT = "#decisions [data-action], #hand [data-action]"
 
 
+def dismiss_hand_end(page: Any) -> None:
+    """Close the hand-end panel, as a person does; when the state that ended the game (a daily
+    deal is one hand) arrives first, the finished panel has already replaced it."""
+    try:
+        page.click("#hand-end-close", timeout=3000)
+    except Exception:
+        assert page.locator("#finished").count(), "the hand-end panel went and the game is not over"
+
+
 class Walk:
     """A person at the page in one browser context, collecting every string the page shows."""
 
@@ -223,7 +234,7 @@ class Walk:
             if page.locator("#hand-end").count():
                 self.collect("the hand-end panel")
                 seen["hand_ends"] += 1
-                page.click("#hand-end-close")
+                dismiss_hand_end(page)
                 continue
             if page.locator("#finished").count():
                 break
@@ -279,18 +290,24 @@ class Walk:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
+def chromium():
     if CHROMIUM is None:
         pytest.skip("needs Debian's chromium (make test installs it: scripts/system-packages)")
     playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
+    with playwright.sync_playwright() as p:
+        browser = launch(p)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def served(chromium, tmp_path_factory):
     from arena.web.app import create_app
     from tests.ladder_support import serving
 
     app = create_app(tmp_path_factory.mktemp("lang") / "web.db", pace=0.0)
-    with serving(app) as url, playwright.sync_playwright() as p:
-        browser = launch(p)
-        yield browser, url
-        browser.close()
+    with serving(app) as url:
+        yield chromium, url
 
 
 def test_in_hindi_from_the_browsers_language_five_hundred_shows_no_latin_word(served):
@@ -320,15 +337,15 @@ def test_in_hindi_picked_on_the_page_and_remembered_bid_euchre_shows_no_latin_wo
     walk = Walk(browser, url, "en-US")
     page = walk.page
     assert page.evaluate("document.documentElement.lang") == "en"
-    assert page.locator("#start-daily").inner_text() == "Play today's deal"
+    assert page.locator("#start-daily").inner_text() == "Play today's set"
     page.select_option("#language", "hi")
     page.wait_for_function("() => document.documentElement.lang === 'hi'"
-                           " && document.querySelector('#start-daily').textContent === 'आज के पत्ते खेलें'", timeout=WAIT)
+                           " && document.querySelector('#start-daily').textContent === 'आज की बाज़ियाँ खेलें'", timeout=WAIT)
     assert page.evaluate("localStorage.getItem('trick-arena-lang')") == "hi"
     page.reload()
     page.wait_for_selector("#start-daily", timeout=WAIT)
     assert page.evaluate("document.documentElement.lang") == "hi"
-    assert page.locator("#start-daily").inner_text() == "आज के पत्ते खेलें"
+    assert page.locator("#start-daily").inner_text() == "आज की बाज़ियाँ खेलें"
     seen = walk.play_game("bid_euchre")
     assert seen["turns"] > 5 and seen["hand_ends"] >= 1, seen
     assert not walk.latin(), "\n".join(walk.latin())
@@ -340,7 +357,7 @@ def test_gujarati_shows_the_start_screen_in_gujarati(served):
     walk = Walk(browser, url, "gu-IN")
     assert walk.page.evaluate("document.documentElement.lang") == "gu"
     walk.collect("start")
-    assert walk.page.locator("#start-daily").inner_text() == "આજનાં પત્તાં રમો"
+    assert walk.page.locator("#start-daily").inner_text() == "આજની બાજીઓ રમો"
     assert not walk.latin(), "\n".join(walk.latin())
     walk.close()
 
@@ -429,4 +446,112 @@ def test_on_a_phone_a_tap_on_a_greyed_bid_says_why_in_hindi(served):
     assert why.inner_text(timeout=WAIT) == reason and why.is_visible()
     assert reason in ("मिज़ेर की बोली तभी लग सकती है जब कोई सात की बोली लगा चुका हो",) or reason.startswith("अभी की बोली")
     assert page.get_attribute("#table", "data-your-turn") == "true"  # nothing was sent
+    walk.close()
+
+
+# -- the issue's "done when": today's daily set in Hindi on a phone ----------------------------------
+
+@pytest.fixture(scope="module")
+def served_daily(chromium, tmp_path_factory):
+    """A server whose daily set is small (3 deals, the quick bots in the field), for a whole set."""
+    from arena.web.app import create_app
+    from tests.ladder_support import serving
+    from tests.web_support import SMALL_DAILY
+
+    app = create_app(tmp_path_factory.mktemp("daily-hi") / "web.db", pace=0.0, daily_config=SMALL_DAILY)
+    with serving(app) as url:
+        yield chromium, url
+
+
+def _hand_in_view_and_legible(page: Any, width: int, height: int, where: str) -> None:
+    """The hand and every legal action inside the viewport (the page at its top), each card's rank
+    at a contrast of 4.5 or more (tests/test_web_browser.py, issue #33 points 1-2)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    for selector in ("#hand .card", "#decisions [data-action], #discard-confirm"):
+        for box in page.evaluate("s => [...document.querySelectorAll(s)].map(e => e.getBoundingClientRect().toJSON())", selector):
+            assert box["left"] >= 0 and box["top"] >= 0 and box["right"] <= width and box["bottom"] <= height, \
+                f"{selector} out of view at {where}: {box}"
+    for colours in page.evaluate(COLOURS):
+        assert card_contrast(colours) >= 4.5, f"{colours['card']} is hard to read at {where}"
+
+
+def test_a_phone_in_hindi_plays_todays_daily_set_and_sees_each_deal_against_the_field(served_daily):
+    """Issue #33's "done when": a person plays today's daily deals in Hindi on a phone (390x844,
+    touch) with the hand and every legal action always in view and legible, then sees the set's
+    total, rank and text to share, and each deal's matchpoints against the people and bots who
+    played it with the par's play beside theirs; no English word anywhere, and axe-core finds no
+    serious violation on the start page, the table, the end screen and a deal compared."""
+    browser, url = served_daily
+    width, height = 390, 844
+    walk = Walk(browser, url, "hi-IN", width=width, height=height, touch=True)
+    page = walk.page
+    page.uncheck("#trick-pause")
+    page.fill("#nickname", "रीना")
+    page.click("#save-nickname")
+    page.check("#game-five_hundred")
+    page.wait_for_selector("#daily-state[data-state='not played']", timeout=WAIT)
+    walk.collect("start")
+    assert_accessible(page, "the start page in Hindi on a phone")
+    page.click("#start-daily")
+    page.wait_for_selector("#table", timeout=WAIT)
+    deals = turns = 0
+    for _ in range(3000):
+        page.wait_for_selector("#table[data-your-turn=true], #finished, #hand-end", timeout=WAIT)
+        if page.locator("#hand-end").count():
+            walk.collect("the hand-end panel")
+            dismiss_hand_end(page)
+            continue
+        if page.locator("#finished").count():
+            page.wait_for_selector("#next-deal, #set-end", timeout=WAIT)
+            walk.collect(f"the end of deal {deals + 1}")
+            deals += 1
+            if page.locator("#set-end").count():
+                break
+            before = page.evaluate("location.hash")
+            page.click("#next-deal")
+            page.wait_for_function("h => location.hash !== h && document.querySelector('#table')", arg=before, timeout=WAIT)
+            continue
+        where = f"deal {deals + 1}, {page.get_attribute('#table', 'data-phase')}, decision {walk.decision}"
+        _hand_in_view_and_legible(page, width, height, where)
+        walk.collect(f"the table, {where}")
+        if not turns:
+            assert_accessible(page, "the table in Hindi on a phone")
+        turns += 1
+        decision = walk.decision
+        confirm = page.locator("#discard-confirm")
+        if confirm.count():
+            while confirm.get_attribute("aria-disabled") == "true":
+                page.locator("#hand .card.legal:not(.selected)").first.click()
+            confirm.click()
+        else:
+            page.locator(ACT).first.click()
+        page.wait_for_function(
+            "d => { const t = document.querySelector('#table');"
+            " return !t || t.dataset.decision !== d || t.dataset.yourTurn !== 'true' || document.querySelector('#hand-end') }",
+            arg=decision, timeout=WAIT)
+    assert deals == 3 and turns >= 3, (deals, turns)
+    # the end screen: the total, the rank and the text to share, each deal's matchpoints
+    assert re.search(r"\d+\.\d%", page.locator("#set-total").inner_text())
+    assert re.search(r"1\D+1", page.locator("#set-rank").inner_text())  # rank 1 of 1: the only person today
+    assert "मैचपॉइंट" in page.locator("#daily-share").input_value()
+    assert page.locator("#set-deals li").count() == 3
+    walk.collect("the end screen")
+    assert_accessible(page, "the daily end screen in Hindi on a phone")
+    links = page.evaluate("[...document.querySelectorAll('#set-deals a')].map(a => a.getAttribute('href'))")
+    for number, link in enumerate(links, start=1):
+        page.evaluate("h => { location.hash = h }", link)
+        # the par's play beside the person's (a deal everyone passed has an empty list of tricks)
+        page.wait_for_selector("#daily-deal #your-play .tricks", state="attached", timeout=WAIT)
+        page.wait_for_selector("#daily-deal #par-play .tricks", state="attached", timeout=WAIT)
+        kinds = page.evaluate("[...document.querySelectorAll('#daily-field tbody tr')].map(r => r.dataset.kind)")
+        assert kinds.count("person") == 1 and kinds.count("bot") >= 2, kinds  # people and bots alike
+        assert page.locator("#daily-field tbody tr[data-par]").count() == 1
+        assert page.locator("#daily-field tbody tr.mine td").nth(2).inner_text().endswith("%")
+        walk.collect(f"deal {number} compared")
+        if number == 1:
+            assert_accessible(page, "a daily deal compared in Hindi on a phone")
+    page.click("text=" + json.loads((ROOT / "arena/web/static/lang/hi.json").read_text())["daily.back_board"])
+    page.wait_for_selector("#leaderboard[data-kind=matchpoints] tbody tr", timeout=WAIT)
+    walk.collect("the leaderboard")
+    assert not walk.latin(), "\n".join(walk.latin())
     walk.close()

@@ -106,9 +106,12 @@ def test_another_persons_table_and_unknown_tables_are_refused(client):
     with client.websocket_connect(f"/ws/tables/{table}") as ws:
         message, code = close_code(ws)
     assert code == 4403 and "another person's" in message
-    for path in (f"/api/tables/{table}", f"/api/tables/{table}/record", f"/tables/{table}/replay"):
+    for path in (f"/api/tables/{table}", f"/api/tables/{table}/record"):
         response = client.get(path)
         assert response.status_code == 403 and "another person's" in response.json()["error"], path
+    page = client.get(f"/tables/{table}/replay")  # a link followed: a page that says why, in words
+    assert page.status_code == 403 and "text/html" in page.headers["content-type"]
+    assert "another person&#x27;s" in page.text and "<h1>" in page.text
     assert table not in {row["id"] for row in client.get("/api/tables").json()}
     for bad in ("nosuchtable", "x" * 300, "a.b;c"):
         with client.websocket_connect(f"/ws/tables/{bad}") as ws:

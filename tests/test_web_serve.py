@@ -46,7 +46,7 @@ def test_arena_serve_plays_a_game_over_a_real_websocket(tmp_path):
     try:
         me, cookie = request(address, "/api/me")
         assert cookie.startswith("arena_player=")
-        created, cookie = request(address, "/api/tables", {"game": "five_hundred", "mode": "daily"}, cookie)
+        created, cookie = request(address, "/api/tables", {"game": "five_hundred", "mode": "new"}, cookie)
         table = created["table"]
         answered = 0
         with connect(f"ws://{address}/ws/tables/{table}", additional_headers={"Cookie": cookie},
@@ -61,9 +61,7 @@ def test_arena_serve_plays_a_game_over_a_real_websocket(tmp_path):
                                         "decision": state["decision"]}))
                     answered += 1
         assert answered > 0 and state["result"]["termination"]["how"] == "normal"
-        board, _ = request(address, "/api/leaderboard?game=five_hundred&date=today", cookie=cookie)
-        assert [row["table"] for row in board["rows"]] == [table] and board["rows"][0]["mine"]
-        assert board["rows"][0]["versus_par"] == board["rows"][0]["score"] - board["par"]["margin"]
+        # (a daily deal's record hides the cards until its day is over: tests/test_web_daily.py)
         record, _ = request(address, f"/api/tables/{table}/record", cookie=cookie)
         path = tmp_path / "game.json"
         path.write_text(json.dumps(record))

@@ -13,14 +13,18 @@ from typing import Any, Callable
 from starlette.testclient import TestClient
 
 from arena.web.app import create_app
+from arena.web.daily import DailyConfig
 
 DAY = datetime.date(2026, 3, 14)
+# A small daily set for the tests: 3 deals, a pool of 2, a field of the two quick bots.
+SMALL_DAILY = DailyConfig(deals=3, pool=2, field=("heuristic", "random"))
 
 
 def make_app(db: Path, *, today: Callable[[], datetime.date] = lambda: DAY, **kwargs: Any):
     """The application on ``db`` with no pace, a fixed date and new games' seeds from a seeded
     sequence (so every test plays the same games each time)."""
     kwargs.setdefault("pace", 0.0)
+    kwargs.setdefault("daily_config", SMALL_DAILY)
     kwargs.setdefault("new_seed", functools.partial(random.Random(f"web-tests/{Path(db).name}").getrandbits, 63))
     return create_app(db, today=today, **kwargs)
 

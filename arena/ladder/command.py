@@ -129,6 +129,22 @@ def build(args: argparse.Namespace, registry: "Registry") -> Any:
         raise
 
 
+def ladder_daily_field(ladder: Any) -> Any:
+    """The daily set's config of the tables served beside ``ladder``: its active versions of a game
+    join the daily field (docs/web.md, "The daily set"), each submitted version a field bot,
+    sandboxed with the ladder's limits (its house bots are installed bots, in the field already)."""
+    from arena.ladder import ratings
+    from arena.web.daily import DailyConfig, FieldBot
+
+    def extra(game: str) -> list[FieldBot]:
+        entry = next((e for e in ladder.config.ladders if e.game == game), None)
+        limits = dict(entry.limits) if entry is not None else {}
+        return [FieldBot(f"ladder: {ratings.version_name(v)}", v["seat"],
+                         "sandbox", limits, str(ladder.data_dir / "logs"))
+                for v in ladder.store.active_versions(game) if v["kind"] != "house"]  # house bots: already there
+    return DailyConfig(extra=extra)
+
+
 def cmd_ladder(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -142,7 +158,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     limits = limits_of(args)
     ladder = build(args, registry)
     routes = api.routes(ladder) + web.routes(ladder)  # the authors' API, then the board's pages
-    app = create_app(args.db, registry=registry, extra_routes=routes, limits=limits)
+    app = create_app(args.db, registry=registry, extra_routes=routes, limits=limits,
+                     daily_config=ladder_daily_field(ladder))
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     raise_file_limit()  # every connection holds a file: the usual soft limit of 1,024 is soon reached

@@ -34,7 +34,7 @@ from arena.web import daily, guard as guarding
 from arena.web.botpool import BotPool
 from arena.web.guard import Guard
 from arena.web.limits import Limited, Limiter, ServeLimits, too_many
-from arena.web.store import TableRow, WebStore
+from arena.web.store import DailySet, TableRow, WebStore
 from arena.web.table import Table
 
 if TYPE_CHECKING:
@@ -61,8 +61,10 @@ class Server:
     def __init__(self, store: WebStore, registry: "Registry", *, pace: float, human_time: float,
                  today: Callable[[], datetime.date] = daily.utc_today,
                  new_seed: Callable[[], int] = lambda: secrets.randbits(63),
-                 limits: ServeLimits | None = None, bot_isolation: str = "process"):
+                 limits: ServeLimits | None = None, bot_isolation: str = "process",
+                 daily_config: daily.DailyConfig | None = None):
         self.store = store
+        self.daily = daily_config or daily.DailyConfig()
         self.limits = limits = limits or ServeLimits()
         self.new_players = Limiter("new players", limits.new_players, limits.new_players_overall)
         self.new_tables = Limiter("new tables", limits.new_tables, limits.new_tables_overall)
@@ -392,11 +394,9 @@ def _new_table_spec(server: Server, data: dict[str, Any], player: str, table_id:
                              f"{key!r} is {game.options[key]!r}, the default {default.options[key]!r}")
         if any(bot != daily.PAR_BOT for bot in bots):
             raise BadRequest(f"a daily game is played against the {daily.PAR_BOT!r} bot in every other seat")
-        seed = daily.daily_seed(server.store.secret(), name, today)
-        ranked = not server.store.has_daily(player, name, today)
-    else:
-        seed = server.new_seed()  # a secret of this table alone
-        ranked = False
+        return {"game": name}, mode, today, True  # the daily set's next table: _daily_table
+    seed = server.new_seed()  # a secret of this table alone
+    ranked = False
     spec = daily.table_spec(game, table_id=table_id, bots=bots, deal_seed=seed,
                             nickname=server.store.nickname(player), human_time=server.human_time,
                             keyed=mode != "daily")
@@ -410,6 +410,8 @@ async def tables(request: Request, server: Server, player: str) -> tuple[Any, in
     data = await _body(request)
     table_id = secrets.token_urlsafe(9)
     spec, mode, date, ranked = _new_table_spec(server, data, player, table_id)
+    if mode == "daily":
+        return await run_in_threadpool(_daily_table, server, request, player, spec["game"], date)
     server.check_room(player)  # before any token is taken: a refused table costs nothing
     server.new_tables.take(_address(request))
     _stored(server, request, player)
@@ -421,16 +423,72 @@ async def tables(request: Request, server: Server, player: str) -> tuple[Any, in
     except Limited:  # another request of the person's opened one meanwhile: this one is not kept
         server.store.delete_table(table_id)
         raise
-    if mode == "daily":  # the par is needed by the leaderboard: play it now, beside the person
-        threading.Thread(target=_par_quietly, args=(server, spec["game"], date), daemon=True).start()
     return {"table": table_id, "ranked": ranked}, 201
 
 
-def _par_quietly(server: Server, game: str, date: str) -> None:
+_DAILY_LOCK = threading.Lock()
+
+
+def _address_key(server: Server, address: str) -> str:
+    """What the store keeps of a client address: an HMAC of it (the ranked-per-address limit)."""
+    return hmac.new(server._cookie_key, f"address|{address}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def _seconds_to_midnight(server: Server) -> float:
+    now = datetime.datetime.now(datetime.timezone.utc)
+    end = datetime.datetime.combine(server.today() + datetime.timedelta(days=1), datetime.time(),
+                                    tzinfo=datetime.timezone.utc)
+    return max(1.0, (end - now).total_seconds())
+
+
+def _daily_table(server: Server, request: Request, player: str, game: str, date: str) -> tuple[Any, int]:
+    """The person's next table of today's daily set of ``game`` (docs/web.md, "The daily set"): the
+    unfinished deal of their set in progress, else its next deal; with no set in progress, a new
+    set (ranked if it is their first of the day) on a pool instance drawn at random."""
+    with _DAILY_LOCK:  # one person's two requests at once must not make two sets
+        sets = server.store.daily_sets(game, date, owner=player)
+        current = None
+        for one in reversed(sets):
+            tables = server.store.set_tables(one.id)
+            if len(tables) < one.deals or any(t.finished is None for t in tables):
+                current = one
+                break
+        if current is None:
+            ranked = not any(one.ranked for one in sets)
+            address = _address_key(server, _address(request))
+            if ranked and server.store.ranked_sets_from(address, game, date) >= server.limits.ranked_daily_per_address:
+                raise Limited(
+                    f"{server.limits.ranked_daily_per_address} people from your address have played today's "
+                    f"ranked daily {game} set, the most one address may (docs/web.md, 'Limits'): play a new game, "
+                    "or come back tomorrow (UTC)", _seconds_to_midnight(server))
+            server.check_room(player)
+            server.new_tables.take(_address(request))
+            _stored(server, request, player)
+            instance = secrets.randbelow(server.daily.pool)
+            current = DailySet(secrets.token_urlsafe(9), player, game, date, instance, server.daily.deals,
+                                     ranked, time.time())
+            server.store.add_daily_set(current.id, player, game, date, instance, current.deals, ranked, address)
+            daily.field_in_background(server.store, server.registry, server.daily, game, date, instance)
+        tables = server.store.set_tables(current.id)
+        unfinished = [t for t in tables if t.finished is None]
+        if unfinished:
+            return {"table": unfinished[0].id, "ranked": current.ranked, "set": current.id,
+                    "deal": unfinished[0].spec["daily"]["deal"], "deals": current.deals}, 201
+        server.check_room(player)
+        deal = len(tables)
+        table_id = secrets.token_urlsafe(9)
+        spec = daily.set_table_spec(server.registry, server.store.secret(), game, date, current.instance, deal,
+                                    current.deals, table_id=table_id, set_id=current.id,
+                                    nickname=server.store.nickname(player), human_time=server.human_time)
+        server.store.add_table(table_id, player, spec, "daily", date, current.ranked, current.id, deal)
+    row = server.store.table(table_id)
+    assert row is not None
     try:
-        daily.par(server.store, server.registry, game, date)
-    except Exception:  # the leaderboard tries again, and reports what goes wrong
-        pass
+        server.open_table(row, bounded=True)
+    except Limited:
+        server.store.delete_table(table_id)
+        raise
+    return {"table": table_id, "ranked": current.ranked, "set": current.id, "deal": deal, "deals": current.deals}, 201
 
 
 @_errors
@@ -448,7 +506,23 @@ async def record(request: Request, server: Server, player: str) -> tuple[Any, in
     data = server.store.record(row.id)
     if data is None:
         raise BadRequest(f"table {row.id!r} is not finished: its record is written when the game ends", 409)
+    if _day_running(server, row):
+        return hide_hands(data), 200
     return data, 200
+
+
+def _day_running(server: Server, row: TableRow) -> bool:
+    """Whether ``row`` is a daily deal whose day is not over yet (its cards are still being played)."""
+    return row.mode == "daily" and row.date >= server.today().isoformat()
+
+
+def hide_hands(record: dict[str, Any]) -> dict[str, Any]:
+    """A record without the deals' cards (each hand's deck: every seat's hand and the kitty), as a
+    daily deal's record is given out until its day is over. The actions stay (the cards played
+    were seen by everyone at the table)."""
+    hands = [{key: value for key, value in hand.items() if key != "deck"} for hand in record.get("hands", [])]
+    return {**record, "hands": hands, "hidden": "the deals' cards (every hand and the kitty) are hidden until "
+            "the day is over (UTC); they are in the record from tomorrow"}
 
 
 @_errors
@@ -456,15 +530,34 @@ async def replay(request: Request, server: Server, player: str) -> tuple[Any, in
     from arena.replays.viewer import html_page
     from arena.replays.walk import walk
 
-    row = _owned(server, request.path_params["id"], player, public=True)
+    try:
+        row = _owned(server, request.path_params["id"], player, public=True)
+    except BadRequest as exc:  # a page, in words: a person followed a link
+        return _words_page("This replay is not yours to see", exc.message, status=exc.status), exc.status
     data = server.store.record(row.id)
     if data is None:
-        raise BadRequest(f"table {row.id!r} is not finished: its replay is there when the game ends", 409)
+        return _words_page("Not finished", f"table {row.id!r} is not finished: its replay is there when the game "
+                           "ends", status=409), 409
+    if _day_running(server, row):
+        daily_info = row.spec.get("daily")
+        link = (f'<p><a href="/#/daily/{daily_info["set"]}/{daily_info["deal"]}">Your play beside the par\'s '
+                f'and the field</a></p>') if daily_info else ""
+        return _words_page("The full replay is there tomorrow", "A replay shows every hand, and this daily deal is "
+                           "still being played today: its full replay opens when the day is over (UTC).", link, 403), 403
     try:
         walked = await run_in_threadpool(walk, data, server.registry.game)
     except RecordError as exc:
         raise BadRequest(f"table {row.id!r}: its record does not replay: {exc}", 500) from None
     return HTMLResponse(html_page(walked, back=("/", "Back to the tables"))), 200
+
+
+def _words_page(title: str, message: str, extra: str = "", status: int = 200) -> HTMLResponse:
+    """A small page that says ``message`` in words (a link followed gets a page, not JSON)."""
+    from html import escape
+
+    return HTMLResponse(f"<!DOCTYPE html><html lang='en'><meta charset='utf-8'><title>{escape(title)}</title>"
+                        f"<main><h1>{escape(title)}</h1><p id='reason'>{escape(message)}</p>{extra}"
+                        "<p><a href='/'>Back to the tables</a></p></main></html>", status_code=status)
 
 
 def _board_date(server: Server, text: str) -> str | None:
@@ -494,12 +587,115 @@ async def leaderboard(request: Request, server: Server, player: str) -> tuple[An
     if name not in server.registry.games:
         raise BadRequest(f"'game': unknown game {name[:40]!r}; games: {', '.join(sorted(server.registry.games))}")
     date = _board_date(server, request.query_params.get("date", "today"))
-    data = await run_in_threadpool(board, server.store, server.registry, name, date, server.today().isoformat())
     today = server.today().isoformat()
+    if date is None or server.store.daily_sets(name, date) or not list(server.store.ranked_rows(name, date)):
+        return await run_in_threadpool(_set_board, server, player, name, date), 200
+    # a day of the old whole-match daily deal (before the daily sets): its par board, kept readable
+    data = await run_in_threadpool(board, server.store, server.registry, name, date, today)
     for row in data["rows"]:  # the replay link works for one's own games, and for all once the day is over
         row["public"] = row.pop("date") < today
         row["mine"] = row.pop("owner") == player
         row["replay"] = f"/tables/{row['table']}/replay"
+    return data, 200
+
+
+def _set_board(server: Server, player: str, game: str, date: str | None) -> dict[str, Any]:
+    from arena.web import dailyboard
+
+    if date is None:
+        data = dailyboard.all_time(server.store, game)
+    else:
+        data = dailyboard.day_board(server.store, server.registry, server.daily, game, date)
+    for row in data["rows"]:
+        row["mine"] = row.pop("owner") == player
+        if "set" in row:
+            row["link"] = f"/#/daily/{row['set']}/0"
+    return data
+
+
+def _today_set(server: Server, player: str, game: str) -> DailySet | None:
+    """The person's ranked set of today's ``game`` (else their latest one), if any."""
+    sets = server.store.daily_sets(game, server.today().isoformat(), owner=player)
+    ranked = [one for one in sets if one.ranked]
+    return ranked[0] if ranked else (sets[-1] if sets else None)
+
+
+@_errors
+async def daily_status(request: Request, server: Server, player: str) -> tuple[Any, int]:
+    """Today's daily set of a game for the person: not played, in progress (k of N) or finished
+    (total, rank, the text to share), with the day's end (UTC) for the page to show in local time."""
+    name = request.query_params.get("game") or game_order(server.registry)[0]
+    if name not in server.registry.games:
+        raise BadRequest(f"'game': unknown game {name[:40]!r}; games: {', '.join(sorted(server.registry.games))}")
+    return await run_in_threadpool(_status, server, player, name), 200
+
+
+def _status(server: Server, player: str, game: str) -> dict[str, Any]:
+    from arena.web import dailyboard
+
+    today = server.today()
+    data: dict[str, Any] = {"game": game, "date": today.isoformat(), "deals": server.daily.deals,
+                            "day_ends": daily.next_boundary(today), "state": "not played"}
+    one = _today_set(server, player, game)
+    if one is None:
+        return data
+    result = dailyboard.set_result(server.store, one)
+    if result["finished"]:  # the end screen's rank counts the whole field: wait for it (a worker thread)
+        daily.play_field(server.store, server.registry, server.daily, game, one.date, one.instance)
+        result = dailyboard.set_result(server.store, one)
+    elif len(server.store.field(game, one.date, one.instance)) < server.daily.deals:  # e.g. after a restart
+        daily.field_in_background(server.store, server.registry, server.daily, game, one.date, one.instance)
+    data.update(result)
+    data["state"] = "finished" if result["finished"] else "in progress"
+    if result["finished"]:
+        board = dailyboard.day_board(server.store, server.registry, server.daily, game, one.date)
+        mine = next((row for row in board["rows"] if row["set"] == one.id), None)
+        data["rank"] = mine["rank"] if mine else None
+        data["ranked_sets"] = board["ranked"]
+        data["bots"] = board["bots"]
+        data["share"] = dailyboard.share_text(server.registry.game(game, {}).title, one.date, result, data["rank"],
+                                              board["ranked"])
+    return data
+
+
+def _visible_set(server: Server, player: str, set_id: str) -> DailySet:
+    one = server.store.daily_set(set_id) if _TABLE_ID.match(set_id) else None
+    if one is None:
+        raise BadRequest(f"there is no daily set {set_id[:40]!r}", 404)
+    return one
+
+
+def _may_see(server: Server, player: str, one: DailySet, deal: int) -> bool:
+    """A set's deal results are the owner's; another person's once they have played that deal
+    (the same pool instance) themselves, or the day is over."""
+    return (one.owner == player or one.date < server.today().isoformat()
+            or server.store.played_deal(player, one.game, one.date, one.instance, deal))
+
+
+@_errors
+async def daily_deal(request: Request, server: Server, player: str) -> tuple[Any, int]:
+    """One deal of a daily set: its play beside the par's, and the field's spread (docs/web.md)."""
+    from arena.web import dailyboard
+
+    one = _visible_set(server, player, request.path_params["id"])
+    try:
+        deal = int(request.path_params["deal"])
+    except ValueError:
+        raise BadRequest("the deal is a number from 0") from None
+    if not 0 <= deal < one.deals:
+        raise BadRequest(f"a daily set has deals 0 to {one.deals - 1}, not {deal}", 404)
+    if not _may_see(server, player, one, deal):
+        raise BadRequest(f"this is another person's play of deal {deal + 1} of today's daily set: play that deal "
+                         "yourself first (its results stay hidden until you have), or come back tomorrow (UTC)", 403)
+    tables = {row.spec.get("daily", {}).get("deal"): row for row in server.store.set_tables(one.id)}
+    row = tables.get(deal)
+    if row is None or row.finished is None:
+        raise BadRequest(f"deal {deal + 1} of this set is not finished yet: its comparison is there when it is", 409)
+    if not server.store.field(one.game, one.date, one.instance):
+        await run_in_threadpool(daily.play_field, server.store, server.registry, server.daily, one.game, one.date,
+                                one.instance)
+    data = await run_in_threadpool(dailyboard.compare, server.store, server.registry, one, deal, one.owner == player)
+    data["title"] = server.registry.game(one.game, {}).title
     return data, 200
 
 
@@ -616,7 +812,8 @@ def create_app(db: str | Path | WebStore, *, registry: "Registry | None" = None,
                today: Callable[[], datetime.date] = daily.utc_today,
                new_seed: Callable[[], int] = lambda: secrets.randbits(63),
                extra_routes: list[BaseRoute] | None = None, guard: Guard | None = None,
-               limits: ServeLimits | None = None, bot_isolation: str = "process") -> Starlette:
+               limits: ServeLimits | None = None, bot_isolation: str = "process",
+               daily_config: daily.DailyConfig | None = None) -> Starlette:
     """The application on the store ``db``: an unfinished table resumes when its person opens it.
     ``extra_routes`` (e.g. `arena ladder`'s pages and API) are matched before the tables' own.
     ``guard``: the limits that keep one client from stalling the server (arena.web.guard);
@@ -630,7 +827,7 @@ def create_app(db: str | Path | WebStore, *, registry: "Registry | None" = None,
     store = db if isinstance(db, WebStore) else WebStore(db)
     store.secret()  # made on first start
     server = Server(store, registry, pace=pace, human_time=human_time, today=today, new_seed=new_seed,
-                    limits=limits, bot_isolation=bot_isolation)
+                    limits=limits, bot_isolation=bot_isolation, daily_config=daily_config)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -651,6 +848,8 @@ def create_app(db: str | Path | WebStore, *, registry: "Registry | None" = None,
         Route("/api/tables/{id}/record", record),
         Route("/tables/{id}/replay", replay),
         Route("/api/leaderboard", leaderboard),
+        Route("/api/daily", daily_status),
+        Route("/api/daily/sets/{id}/deals/{deal}", daily_deal),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

@@ -1,4 +1,5 @@
-"""The leaderboard (docs/web.md, "Par and the leaderboards") and the last state of a finished table.
+"""The old whole-match daily deal's leaderboard (kept for the days before the daily sets: docs/web.md,
+"Days before the daily sets") and the last state of a finished table.
 
 A ranked game's score is the person's side's final margin: its score less the best other side's.
 Its versus-par is that margin less the par's margin (the ``heuristic`` bot in the person's seat,

@@ -1,4 +1,4 @@
-"""``arena serve``: play in the browser (a person beside the bots), with a daily deal and a
+"""``arena serve``: play in the browser (a person beside the bots), with a daily set and a
 leaderboard. A Starlette application on uvicorn, on 127.0.0.1 by default; see docs/web.md."""
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from arena.plugins import hookimpl
 if TYPE_CHECKING:
     from arena.plugins.manager import Registry
 
-DESCRIPTION = ("Serve the browser table: a person plays any installed game beside bots, with a daily deal "
-               "(the same cards for everyone), a par and a leaderboard. Everything is kept in one SQLite "
-               "file; unfinished games resume when the server starts again. See docs/web.md.")
+DESCRIPTION = ("Serve the browser table: a person plays any installed game beside bots, with a daily set "
+               "(the same deals for everyone, scored by matchpoints against people and bots) and a "
+               "leaderboard. Everything is kept in one SQLite file; unfinished games resume when the "
+               "server starts again. See docs/web.md.")
 
 # The largest WebSocket frame uvicorn reads: a longer one closes the connection (1009). Up to it,
 # a frame over the protocol's 4 KiB gets an error message and the connection stays.
@@ -33,6 +34,13 @@ def _add_serve(p: argparse.ArgumentParser, registry: "Registry") -> None:
                    help="the most a person may think about one decision while connected (default 1800: "
                         "30 minutes); disconnected, the clock stops")
     add_limit_options(p)
+    p.add_argument("--daily-deals", type=int, default=6, metavar="N",
+                   help="one-hand deals in a day's daily set of a game (default 6; 1 to 20)")
+    p.add_argument("--daily-pool", type=int, default=4, metavar="N",
+                   help="independent instances of each day's set; a person gets one at random (default 4; 1 to 64)")
+    p.add_argument("--daily-field", default=None, metavar="BOT,BOT",
+                   help="the bots that play every daily deal in the person's seat to fill the field (default: every "
+                        "installed bot that plays the game; heuristic, the par, always)")
     p.add_argument("--websockets-per-address", type=int, default=32, metavar="N",
                    help="WebSockets one client address may hold open at once (default 32; 512 in all)")
 
@@ -56,6 +64,9 @@ def add_limit_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot-workers", type=int, default=0, metavar="N",
                    help="bot decisions at once of the people past half their --bot-seconds (default: one per CPU); "
                         "the others' decide at once")
+    p.add_argument("--ranked-daily-per-address", type=int, default=d.ranked_daily_per_address, metavar="N",
+                   help="ranked daily sets one client address may start per game and UTC day (default "
+                        f"{d.ranked_daily_per_address}); beyond, 429")
     p.add_argument("--bot-seconds", type=float, default=d.bot_seconds, metavar="SECONDS",
                    help=f"seconds of bot decisions one person's tables may use per minute; beyond, their bots wait "
                         f"(default {d.bot_seconds:g})")
@@ -73,6 +84,8 @@ def limits_of(args: argparse.Namespace) -> Any:
         raise ArenaError(f"--idle-minutes must be more than 0 and at most a week, not {args.idle_minutes}")
     if not 0 <= args.bot_workers <= 1024:
         raise ArenaError(f"--bot-workers must be from 0 (one fewer than the CPUs) to 1024, not {args.bot_workers}")
+    if not 1 <= args.ranked_daily_per_address <= 10000:
+        raise ArenaError(f"--ranked-daily-per-address must be from 1 to 10000, not {args.ranked_daily_per_address}")
     if not 0 < args.bot_seconds <= 3600:
         raise ArenaError(f"--bot-seconds must be more than 0 and at most 3600, not {args.bot_seconds}")
     try:
@@ -82,7 +95,8 @@ def limits_of(args: argparse.Namespace) -> Any:
         raise ArenaError(str(exc)) from None
     return dataclasses.replace(ServeLimits(), tables_per_player=args.tables_per_player,
                                idle_tables=args.idle_minutes * 60, new_tables=new_tables, new_players=new_players,
-                               bot_workers=args.bot_workers, bot_seconds=args.bot_seconds)
+                               bot_workers=args.bot_workers, bot_seconds=args.bot_seconds,
+                               ranked_daily_per_address=args.ranked_daily_per_address)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -106,6 +120,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from arena.web.app import create_app
+    from arena.web.daily import DailyConfig
     from arena.web.guard import Guard, raise_file_limit, uvicorn_config
 
     if not 0 <= args.port <= 65535:
@@ -117,7 +132,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 1 <= args.websockets_per_address <= 512:
         raise ArenaError(f"--websockets-per-address must be from 1 to 512, not {args.websockets_per_address}")
     guard = Guard(websockets_per_address=args.websockets_per_address)
-    app = create_app(args.db, pace=args.pace, human_time=args.human_time, limits=limits_of(args), guard=guard)
+    try:
+        field = tuple(b.strip() for b in args.daily_field.split(",") if b.strip()) if args.daily_field else None
+        config = DailyConfig(deals=args.daily_deals, pool=args.daily_pool, field=field)
+    except ValueError as exc:
+        raise ArenaError(f"--daily-deals/--daily-pool: {exc}") from None
+    app = create_app(args.db, pace=args.pace, human_time=args.human_time, limits=limits_of(args), guard=guard,
+                     daily_config=config)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     raise_file_limit()  # every connection holds a file: the usual soft limit of 1,024 is soon reached
@@ -128,5 +149,5 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 @hookimpl
 def arena_register_commands() -> list[Command]:
-    return [Command("serve", "play in the browser beside the bots: daily deal, par, leaderboard", _add_serve,
+    return [Command("serve", "play in the browser beside the bots: daily set, matchpoints, leaderboard", _add_serve,
                     cmd_serve, description=DESCRIPTION)]

@@ -132,3 +132,4 @@ class ServeLimits:
     idle_tables: float = 1800.0  # seconds a table may wait for its person's move before it is put aside
     bot_workers: int = 0  # decisions at once of people past half their budget (0: one per CPU)
     bot_seconds: float = 30.0  # seconds of bot decisions per person per minute
+    ranked_daily_per_address: int = 3  # ranked daily sets per client address, game and UTC day

@@ -60,8 +60,37 @@ CREATE TABLE IF NOT EXISTS par (
     scores    TEXT NOT NULL,             -- JSON: every side's final score
     record    TEXT NOT NULL,
     PRIMARY KEY (game, date)
+);                                      -- the old whole-match daily deal's par (kept readable)
+CREATE TABLE IF NOT EXISTS daily_sets (
+    id        TEXT PRIMARY KEY,          -- a person's play of one day's daily set of one game
+    owner     TEXT NOT NULL REFERENCES players(id),
+    game      TEXT NOT NULL,
+    date      TEXT NOT NULL,             -- UTC date
+    instance  INTEGER NOT NULL,          -- which of the day's pool of deal sets (drawn at random, kept)
+    deals     INTEGER NOT NULL,          -- the set's number of deals
+    ranked    INTEGER NOT NULL,
+    address   TEXT,                      -- HMAC of the client address (the ranked-per-address limit)
+    created   REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS daily_sets_day ON daily_sets(game, date, owner);
+CREATE TABLE IF NOT EXISTS daily_field (
+    game      TEXT NOT NULL,
+    date      TEXT NOT NULL,
+    instance  INTEGER NOT NULL,
+    deal      INTEGER NOT NULL,
+    bot       TEXT NOT NULL,             -- a field bot, in the person's seat, heuristic in the others
+    score     INTEGER NOT NULL,          -- the hand's margin of the bot's side
+    record    TEXT NOT NULL,
+    PRIMARY KEY (game, date, instance, deal, bot)
 );
 """
+
+# Added to an existing store's tables (a store made before the daily sets had none of them).
+MIGRATIONS = [
+    ("tables", "daily_set", "ALTER TABLE tables ADD COLUMN daily_set TEXT"),  # the daily set of a deal's table
+    ("tables", "deal", "ALTER TABLE tables ADD COLUMN deal INTEGER"),  # its deal number in the set (0, 1, ...)
+    ("tables", "score", "ALTER TABLE tables ADD COLUMN score INTEGER"),  # a daily deal's hand margin
+]
 
 
 class WebStoreError(ArenaError):
@@ -86,10 +115,30 @@ class TableRow:
                 "ranked": self.ranked, "finished": self.finished is not None, "created": self.created}
 
 
+@dataclass
+class DailySet:
+    id: str
+    owner: str
+    game: str
+    date: str
+    instance: int
+    deals: int
+    ranked: bool
+    created: float
+
+
 class WebStore(SharedSQLite):
     SCHEMA = SCHEMA
     WHAT = "web database"
     Error = WebStoreError
+
+    def __init__(self, path: Any):
+        super().__init__(path)
+        with self._lock:
+            for table, column, sql in MIGRATIONS:
+                if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
+                    self.db.execute(sql)
+            self.db.execute("CREATE INDEX IF NOT EXISTS tables_set ON tables(daily_set, deal)")
 
     def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
         with self._lock:
@@ -124,9 +173,10 @@ class WebStore(SharedSQLite):
 
     # -- tables --------------------------------------------------------------------------------
     def add_table(self, table_id: str, owner: str, spec: dict[str, Any], mode: str, date: str,
-                  ranked: bool) -> None:
-        self._write("INSERT INTO tables(id, owner, spec, mode, date, ranked, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (table_id, owner, json.dumps(spec), mode, date, int(ranked), time.time()))
+                  ranked: bool, daily_set: str | None = None, deal: int | None = None) -> None:
+        self._write("INSERT INTO tables(id, owner, spec, mode, date, ranked, created, daily_set, deal) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, owner, json.dumps(spec), mode, date, int(ranked), time.time(), daily_set, deal))
 
     def _row(self, row: tuple[Any, ...]) -> TableRow:
         return TableRow(row[0], row[1], json.loads(row[2]), row[3], row[4], bool(row[5]), row[6], row[7],
@@ -165,9 +215,10 @@ class WebStore(SharedSQLite):
         rows = self._query("SELECT seat, action, elapsed FROM actions WHERE table_id = ? ORDER BY n", (table_id,))
         return [(r[0], r[1], r[2]) for r in rows]
 
-    def finish(self, table_id: str, record: dict[str, Any], margin: int, termination: str) -> None:
-        self._write("UPDATE tables SET finished = ?, record = ?, margin = ?, termination = ? WHERE id = ?",
-                    (time.time(), records.dumps(record), margin, termination, table_id))
+    def finish(self, table_id: str, record: dict[str, Any], margin: int, termination: str,
+               score: int | None = None) -> None:
+        self._write("UPDATE tables SET finished = ?, record = ?, margin = ?, termination = ?, score = ? WHERE id = ?",
+                    (time.time(), records.dumps(record), margin, termination, score, table_id))
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         rows = self._query("SELECT record FROM tables WHERE id = ?", (table_id,))
@@ -207,3 +258,69 @@ class WebStore(SharedSQLite):
     def set_par(self, game: str, date: str, margin: int, scores: list[int], record: dict[str, Any]) -> None:
         self._write("INSERT OR IGNORE INTO par(game, date, margin, scores, record) VALUES (?, ?, ?, ?, ?)",
                     (game, date, margin, json.dumps(scores), records.dumps(record)))
+
+    # -- the daily sets ------------------------------------------------------------------------
+    _SET_COLUMNS = "id, owner, game, date, instance, deals, ranked, created"
+
+    def _set(self, row: tuple[Any, ...]) -> DailySet:
+        return DailySet(row[0], row[1], row[2], row[3], int(row[4]), int(row[5]), bool(row[6]), row[7])
+
+    def add_daily_set(self, set_id: str, owner: str, game: str, date: str, instance: int, deals: int,
+                      ranked: bool, address: str | None) -> None:
+        self._write("INSERT INTO daily_sets(id, owner, game, date, instance, deals, ranked, address, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (set_id, owner, game, date, instance, deals, int(ranked), address, time.time()))
+
+    def daily_set(self, set_id: str) -> DailySet | None:
+        rows = self._query(f"SELECT {self._SET_COLUMNS} FROM daily_sets WHERE id = ?", (set_id,))
+        return self._set(rows[0]) if rows else None
+
+    def daily_sets(self, game: str, date: str | None, owner: str | None = None) -> list[DailySet]:
+        """The daily sets of ``game`` (on ``date``, None: every date; of ``owner``), oldest first."""
+        sql, args = f"SELECT {self._SET_COLUMNS} FROM daily_sets WHERE game = ?", [game]
+        if date is not None:
+            sql, args = sql + " AND date = ?", args + [date]
+        if owner is not None:
+            sql, args = sql + " AND owner = ?", args + [owner]
+        return [self._set(r) for r in self._query(sql + " ORDER BY created, id", args)]
+
+    def ranked_sets_from(self, address: str, game: str, date: str) -> int:
+        return self._query("SELECT COUNT(*) FROM daily_sets WHERE address = ? AND game = ? AND date = ? AND ranked = 1",
+                           (address, game, date))[0][0]
+
+    def set_tables(self, set_id: str) -> list[TableRow]:
+        """The tables of a daily set, by deal."""
+        rows = self._query(f"SELECT {self._COLUMNS} FROM tables WHERE daily_set = ? ORDER BY deal, created", (set_id,))
+        return [self._row(r) for r in rows]
+
+    def deal_scores(self, game: str, date: str, instance: int, deal: int) -> list[tuple[str, str, int, bool, str]]:
+        """The finished ranked people's entries of one deal: (set id, owner, score, ranked, table id)."""
+        rows = self._query(
+            "SELECT s.id, s.owner, t.score, s.ranked, t.id FROM tables t JOIN daily_sets s ON s.id = t.daily_set "
+            "WHERE s.game = ? AND s.date = ? AND s.instance = ? AND t.deal = ? AND t.finished IS NOT NULL "
+            "AND t.score IS NOT NULL", (game, date, instance, deal))
+        return [(r[0], r[1], int(r[2]), bool(r[3]), r[4]) for r in rows]
+
+    def played_deal(self, owner: str, game: str, date: str, instance: int, deal: int) -> bool:
+        """Whether ``owner`` finished deal ``deal`` of the pool instance (in any of their sets)."""
+        return bool(self._query(
+            "SELECT 1 FROM tables t JOIN daily_sets s ON s.id = t.daily_set WHERE s.owner = ? AND s.game = ? "
+            "AND s.date = ? AND s.instance = ? AND t.deal = ? AND t.finished IS NOT NULL LIMIT 1",
+            (owner, game, date, instance, deal)))
+
+    # -- the daily field -----------------------------------------------------------------------
+    def field(self, game: str, date: str, instance: int) -> dict[tuple[int, str], int]:
+        """The stored field entries of a pool instance: (deal, bot) -> score."""
+        rows = self._query("SELECT deal, bot, score FROM daily_field WHERE game = ? AND date = ? AND instance = ?",
+                           (game, date, instance))
+        return {(r[0], r[1]): r[2] for r in rows}
+
+    def field_record(self, game: str, date: str, instance: int, deal: int, bot: str) -> dict[str, Any] | None:
+        rows = self._query("SELECT record FROM daily_field WHERE game = ? AND date = ? AND instance = ? AND deal = ? "
+                           "AND bot = ?", (game, date, instance, deal, bot))
+        return json.loads(rows[0][0]) if rows else None
+
+    def add_field(self, game: str, date: str, instance: int, deal: int, bot: str, score: int,
+                  record: dict[str, Any]) -> None:
+        self._write("INSERT OR IGNORE INTO daily_field(game, date, instance, deal, bot, score, record) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (game, date, instance, deal, bot, score, records.dumps(record)))

@@ -137,10 +137,14 @@ class Table:
     def _summary(self, nickname: str | None) -> dict[str, Any]:
         seating = [("you" + (f" ({nickname})" if nickname else "")) if seat == self.human_seat else name
                    for seat, name in enumerate(self.spec["bots"])]
-        return {"id": self.id, "game": self.game.name, "title": self.game.title, "mode": self.row.mode,
-                "ranked": self.row.ranked, "date": self.row.date, "seat": self.human_seat,
-                "players": self.game.players, "seating": seating, "options": dict(self.game.options),
-                "nickname": nickname, "bots": list(self.spec["bots"])}
+        summary = {"id": self.id, "game": self.game.name, "title": self.game.title, "mode": self.row.mode,
+                   "ranked": self.row.ranked, "date": self.row.date, "seat": self.human_seat,
+                   "players": self.game.players, "seating": seating, "options": dict(self.game.options),
+                   "nickname": nickname, "bots": list(self.spec["bots"])}
+        if "daily" in self.spec:  # which deal of which daily set (docs/web.md, "The daily set")
+            daily = self.spec["daily"]
+            summary["daily"] = {"set": daily["set"], "deal": daily["deal"], "deals": daily["deals"]}
+        return summary
 
     # -- the browsers' side ----------------------------------------------------------------------
     def listen(self, queue: "asyncio.Queue[str]") -> None:
@@ -221,7 +225,13 @@ class Table:
         if self.replaying:
             raise TableCorrupt(f"the match ended after {self.n} of the {len(self.log)} stored actions")
         side = self.game.side_of(self.human_seat)
-        self.store.finish(self.id, result.record, int(margin(result.scores, side, max)), result.termination.how)
+        score = None
+        if "daily" in self.spec:  # a deal of a daily set: scored by the hand's margin (arena.web.daily)
+            from arena.web.daily import hand_score
+
+            score = hand_score(result.record, self.human_seat, self.game.side_of)
+        self.store.finish(self.id, result.record, int(margin(result.scores, side, max)), result.termination.how,
+                          score)
         if self.result is None:
             self.result = {**result.as_dict(), "seat": self.human_seat}
         self.done = True  # the record is stored: the last state carries the result

@@ -8,6 +8,7 @@ import { openTable } from "./table.js";
 import { showStart } from "./start.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { t, setLanguage, preferred, languagePicker } from "./i18n.js";
+import { showDailyDeal } from "./dailyview.js";
 
 const root = document.getElementById("app");
 let current = null; // the open table, closed when the route changes
@@ -21,10 +22,14 @@ function route() {
   const [path, query] = hash.split("?");
   const params = new URLSearchParams(query || "");
   const table = /^\/table\/([^/]+)$/.exec(path);
+  const dailyDeal = /^\/daily\/([^/]+)\/(\d+)$/.exec(path);
   window.scrollTo(0, 0);
   if (table) {
     document.title = t("title.table");
     current = openTable(root, decodeURIComponent(table[1]));
+  } else if (dailyDeal) {
+    document.title = t("title.daily_deal");
+    showDailyDeal(root, decodeURIComponent(dailyDeal[1]), Number(dailyDeal[2])).catch(failed);
   } else if (path === "/leaderboard") {
     document.title = t("title.leaderboard");
     // no game named: the server's first (its list is in the games' own order)

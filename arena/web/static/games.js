@@ -7,6 +7,7 @@
 
 import { el, frag, actButton, row } from "./present.js";
 import { api } from "./api.js";
+import { cardText, parseCard, suitIcon } from "./cards.js";
 import { t, addGameText, gameText, language } from "./i18n.js";
 
 export { actButton };
@@ -126,4 +127,22 @@ export function botName(g, bot) {
   const titles = info.titles || {};
   const name = titles[language()] || titles.en || bot;
   return info.strength ? t("bot.with_strength", { name, strength: t(`strength.${info.strength}`) }) : name;
+}
+
+const CARD_VERBS = new Set(["play", "discard", "give"]);
+
+/** An action in words, as the deal's log and the daily replays show it: a card played as the card,
+ * a card discarded or given with its verb, anything else in the game's own words (its bubble or
+ * label, from ``rules``: loadRules/rulesOf), else the action string itself. */
+export function actionLabel(action, rules, ctx = {}, obs = {}) {
+  const [verb, card, named] = action.split(" ");
+  if (CARD_VERBS.has(verb) && parseCard(card)) {
+    return frag(verb === "play" ? "" : `${t(`verb.${verb}`)} `, cardText(card), named ? frag(" ", t("log.calling"), " ", suitIcon(named)) : "");
+  }
+  if (!rules) return action;
+  try {
+    return rules.bubble(action, obs) || rules.label(action, ctx, obs) || action;
+  } catch {
+    return action;  // a game's label that needs more of the table than a replay has
+  }
 }

@@ -18,7 +18,8 @@ export async function showLeaderboard(root, game, date) {
     "aria-pressed": date === value ? "true" : "false", onclick: () => go(game, value) }, label);
   const rows = board.rows || [];
   const allTime = board.date === "all";
-  const table = el("table", { id: "leaderboard", class: "leaderboard" },
+  const g = games.find((x) => x.name === (board.game || game));
+  const table = board.kind === "matchpoints" ? matchpointsTable(board, allTime) : el("table", { id: "leaderboard", class: "leaderboard" },
     el("thead", {}, el("tr", {}, ["#", t("board.player"), allTime ? t("board.margins") : t("board.margin"), t("board.par"), t("board.vs_par"),
       allTime ? t("board.games") : ""].map((h) => el("th", {}, h)))),
     el("tbody", {}, rows.length ? rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
@@ -33,9 +34,36 @@ export async function showLeaderboard(root, game, date) {
     el("h1", {}, t("nav.leaderboard")),
     el("div", { class: "board-controls" }, picker, tab(t("board.today"), "today"), tab(t("board.yesterday"), "yesterday"), tab(t("board.all_time"), "all"), dateInput),
     el("p", { id: "board-heading" }, t("board.heading", { game: titleOf(games, board.game || game), date: board.date === "all" ? t("board.all_time_lower") : board.date || date })),
-    parBlock(board.par, games.find((g) => g.name === (board.game || game))),
+    board.kind === "matchpoints" ? el("p", { id: "par", class: "hint" }, t("daily.board_note")) : parBlock(board.par, g),
     table,
+    board.kind === "matchpoints" && (board.bots || []).length ? botsTable(board.bots, g) : null,
     el("p", {}, el("a", { href: "#/" }, t("nav.back_to_start")))));
+}
+
+const percent = (v) => (typeof v === "number" ? `${(Math.round(v * 10) / 10).toFixed(1)}%` : "–");
+
+// The daily sets' board: people by matchpoints (docs/web.md, "The daily set"); a row links to the
+// set's deals, which open once you have played them (or the day is over).
+function matchpointsTable(board, allTime) {
+  const rows = board.rows || [];
+  return el("table", { id: "leaderboard", class: "leaderboard", "data-kind": "matchpoints" },
+    el("thead", {}, el("tr", {}, ["#", t("daily.board_player"), t("daily.board_total"), allTime ? t("daily.board_days") : t("daily.board_played"), ""]
+      .map((h) => el("th", {}, h)))),
+    el("tbody", {}, rows.length ? rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
+      el("td", {}, String(r.rank ?? "")),
+      el("td", {}, r.nickname || t("board.no_name")),
+      el("td", {}, allTime ? String(r.total) : percent(r.total)),
+      el("td", {}, allTime ? String(r.days) : `${r.played}/${r.deals}${r.finished ? "" : ` (${t("daily.in_progress")})`}`),
+      el("td", {}, r.link ? el("a", { href: r.link }, t("daily.board_details")) : "")))
+      : el("tr", {}, el("td", { colspan: 5, class: "empty" }, allTime ? t("daily.board_empty_all") : t("daily.board_empty")))));
+}
+
+function botsTable(bots, g) {
+  return el("section", {}, el("h2", {}, t("daily.board_bots")),
+    el("table", { id: "board-bots", class: "leaderboard" },
+      el("thead", {}, el("tr", {}, [t("daily.board_bot"), t("daily.board_total"), t("daily.board_played")].map((h) => el("th", {}, h)))),
+      el("tbody", {}, bots.map((b) => el("tr", { "data-bot": b.bot },
+        el("td", {}, botName(g, b.bot), b.par ? ` (${t("daily.board_par")})` : ""), el("td", {}, percent(b.total)), el("td", {}, String(b.deals)))))));
 }
 
 function parBlock(par, g) {

@@ -1,12 +1,11 @@
 // The table's side panels, drawn from the latest state: the finished game, the last hand's summary,
 // the score sheet and the deal's log. `ctx` names seats and sides (table.js, context()).
 
-import { el, frag } from "./dom.js";
-import { cardText, parseCard, suitIcon } from "./cards.js";
+import { dailyEnd } from "./dailyview.js";
+import { actionLabel } from "./games.js";
+import { el } from "./dom.js";
 import { replayUrl, recordUrl } from "./api.js";
 import { t, has } from "./i18n.js";
-
-const CARD_VERBS = new Set(["play", "discard", "give"]);
 
 export function handSummary(ctx, result, number, fresh) {
   const lines = ctx.rules.summary(result, ctx) || [];
@@ -73,9 +72,10 @@ export function finishedPanel(ctx, table, result, id) {
     el("h3", {}, headline),
     el("p", {}, t("end.final_scores", { scores: (result.scores || []).map((sc, side) => `${ctx.sideName(side)} ${sc}`).join(t("list.comma")) })),
     ending(result.termination, ctx),
-    table.mode === "daily" ? el("p", {}, table.ranked === false ? t("end.unranked") : t("end.ranked")) : null,
+    table.daily ? dailyEnd(table)
+      : table.mode === "daily" ? el("p", {}, table.ranked === false ? t("end.unranked") : t("end.ranked")) : null,
     el("p", { class: "links" },
-      el("a", { id: "replay-link", href: replayUrl(tableId) }, t("end.replay")),
+      table.daily ? null : el("a", { id: "replay-link", href: replayUrl(tableId) }, t("end.replay")),
       el("a", { id: "record-link", href: recordUrl(tableId) }, t("end.record")),
       el("a", { id: "leaderboard-link", href: board }, t("nav.leaderboard")),
       el("a", { id: "new-game-link", href: "#/" }, t("end.play_again"))));
@@ -83,13 +83,8 @@ export function finishedPanel(ctx, table, result, id) {
 
 export function dealLog(ctx, ui) {
   const { obs, rules } = ctx;
-  const items = (obs.history || []).map(([seat, action]) => {
-    const [verb, card, named] = action.split(" ");
-    const label = CARD_VERBS.has(verb) && parseCard(card)
-      ? frag(verb === "play" ? "" : `${t(`verb.${verb}`)} `, cardText(card), named ? frag(" ", t("log.calling"), " ", suitIcon(named)) : "")
-      : rules.bubble(action, obs) || rules.label(action, ctx, obs) || action;
-    return el("li", {}, el("span", { class: "who" }, ctx.seatName(seat)), " ", label);
-  });
+  const items = (obs.history || []).map(([seat, action]) =>
+    el("li", {}, el("span", { class: "who" }, ctx.seatName(seat)), " ", actionLabel(action, rules, ctx, obs)));
   // The list follows its newest entry (table.js, followLog) unless the person scrolled up to read
   // back: then it stays where they put it until they scroll to the bottom again, or the next hand.
   const scrolled = (e) => {
@@ -99,7 +94,8 @@ export function dealLog(ctx, ui) {
   };
   return el("details", { id: "deal-log", class: "panel log", open: ui.get("logClosed") ? null : true,
     ontoggle: (e) => ui.set("logClosed", !e.target.open) }, el("summary", {}, t("log.title")),
-  el("ol", { onscroll: scrolled }, items));
+  // focusable, so a keyboard can scroll it back (axe: scrollable-region-focusable)
+  el("ol", { onscroll: scrolled, tabindex: "0", "aria-label": t("log.title") }, items));
 }
 
 /** Scroll the deal's log to its newest entry, or back to where the person left it (dealLog). */

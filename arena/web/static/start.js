@@ -7,6 +7,7 @@ import { api, replayUrl } from "./api.js";
 import { trickPause, PAUSE_KEY, confirmForced, FORCED_KEY } from "./table.js";
 import { rulesText, gameTitle, botName, gameWord } from "./games.js";
 import { t, t as tr } from "./i18n.js";
+import { dailyStatus } from "./dailyview.js";
 
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
 
@@ -54,7 +55,7 @@ export async function showStart(root) {
       const id = `game-${g.name}`;
       picker.appendChild(el("label", { class: "game-choice" + (g === chosen ? " chosen" : ""), for: id },
         el("input", { type: "radio", name: "game", id, value: g.name, checked: g === chosen,
-          onchange: () => { chosen = g; localStorage.setItem(LAST_GAME, g.name); drawPicker(); drawNew(); } }),
+          onchange: () => { chosen = g; localStorage.setItem(LAST_GAME, g.name); drawPicker(); drawNew(); drawStatus(); } }),
         el("b", {}, gameTitle(g)), el("small", {}, t("start.players_list", { counts: g.players.join(t("list.comma")) }))));
     }
   };
@@ -100,7 +101,9 @@ export async function showStart(root) {
       say("");
       if (!(await saveNick())) return;
       await create({ game: chosen.name, mode: "daily" }, say);
-    } }, t("start.play_daily"));
+    } }, t("daily.start_button"));
+  const statusBox = el("div", { class: "daily-status-box" });
+  const drawStatus = () => clear(statusBox).appendChild(dailyStatus(chosen.name));
 
   const pause = el("input", { type: "checkbox", id: "trick-pause", checked: trickPause(),
     onchange: () => localStorage.setItem(PAUSE_KEY, pause.checked ? "on" : "off") });
@@ -122,8 +125,8 @@ export async function showStart(root) {
     status,
     el("div", { class: "modes" },
       el("div", { class: "daily" }, el("h3", {}, t("start.daily")),
-        el("p", { class: "hint" }, t("start.daily_hint")),
-        daily, el("p", {}, el("a", { id: "leaderboard-link", href: "#/leaderboard", onclick: (e) => {
+        el("p", { class: "hint" }, t("daily.start_hint")),
+        statusBox, daily, el("p", {}, el("a", { id: "leaderboard-link", href: "#/leaderboard", onclick: (e) => {
           e.preventDefault();
           location.hash = `#/leaderboard?game=${chosen.name}&date=today`;
         } }, t("start.todays_board")))),
@@ -137,6 +140,7 @@ export async function showStart(root) {
         el("a", { href: replayUrl(tb.id) }, t("start.replay")))))) : null]);
   drawPicker();
   drawNew();
+  drawStatus();
 }
 
 async function create(spec, say) {

@@ -302,7 +302,8 @@ class TableView {
     const s = this.state;
     const tb = s.table;
     const { obs, rules } = ctx;
-    const mode = tb.mode === "daily" ? t(tb.ranked === false ? "table.daily_unranked" : "table.daily", { date: tb.date || "" }) : t("table.new_game");
+    const mode = tb.daily ? t(tb.ranked === false ? "daily.deal_of_unranked" : "daily.deal_of", { deal: tb.daily.deal + 1, deals: tb.daily.deals, date: tb.date || "" })
+      : tb.mode === "daily" ? t(tb.ranked === false ? "table.daily_unranked" : "table.daily", { date: tb.date || "" }) : t("table.new_game");
     const scores = el("ul", { id: "scores", class: "scores", "aria-label": t("table.scores") },
       (obs.scores || []).map((score, side) => el("li", { class: (ctx.sideOf(ctx.me) === side ? "ours" : "") + (score < 0 ? " negative" : ""), "data-side": side },
         el("span", { class: "side" }, ctx.sideName(side)), el("b", {}, String(score)),
