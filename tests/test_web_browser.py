@@ -719,6 +719,7 @@ def test_the_hand_and_every_decision_stay_in_view_and_legible_at_three_sizes(per
 
 LOG_STATE = """() => { const list = document.querySelector("details.log ol");
   const items = list.querySelectorAll("li");
+  if (!items.length) return { overflows: false, top: list.scrollTop, count: 0, lastShown: true };  // a new hand
   const box = list.getBoundingClientRect(), last = items[items.length - 1].getBoundingClientRect();
   return { overflows: list.scrollHeight > list.clientHeight + 4, top: list.scrollTop, count: items.length,
            lastShown: last.top >= box.top - 1 && last.bottom <= box.bottom + 1 }; }"""

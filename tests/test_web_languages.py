@@ -177,6 +177,20 @@ LATIN = re.compile(r"[A-Za-z]+")
 ACT = "#decisions [data-action], #hand [data-action]"
 
 
+def act_first(page: Any) -> None:
+    """The first legal action; a discard: the first cards that may go, then its confirmation. The
+    page redraws as the bots play, so an element read a moment ago may be gone: each step is short."""
+    confirm = page.locator("#discard-confirm")
+    if confirm.count():
+        for _ in range(16):
+            if confirm.get_attribute("aria-disabled", timeout=3000) != "true":
+                break
+            page.locator("#hand .card.legal:not(.selected)").first.click(timeout=3000)
+        confirm.click(timeout=3000)
+    else:
+        page.locator(ACT).first.click()
+
+
 def dismiss_hand_end(page: Any) -> None:
     """Close the hand-end panel, as a person does; when the state that ended the game (a daily
     deal is one hand) arrives first, the finished panel has already replaced it."""
@@ -266,13 +280,7 @@ class Walk:
                 self.collect("a greyed action's reason")
                 seen["reasons"] += 1
             decision = self.decision
-            confirm = page.locator("#discard-confirm")
-            if confirm.count():
-                while confirm.get_attribute("aria-disabled") == "true":
-                    page.locator("#hand .card.legal:not(.selected)").first.click()
-                confirm.click()
-            else:
-                page.locator(ACT).first.click()
+            act_first(page)
             page.wait_for_function(
                 "d => { const t = document.querySelector('#table');"
                 " return !t || t.dataset.decision !== d || t.dataset.yourTurn !== 'true' || document.querySelector('#hand-end') }",
@@ -518,13 +526,7 @@ def test_a_phone_in_hindi_plays_todays_daily_set_and_sees_each_deal_against_the_
             assert_accessible(page, "the table in Hindi on a phone")
         turns += 1
         decision = walk.decision
-        confirm = page.locator("#discard-confirm")
-        if confirm.count():
-            while confirm.get_attribute("aria-disabled") == "true":
-                page.locator("#hand .card.legal:not(.selected)").first.click()
-            confirm.click()
-        else:
-            page.locator(ACT).first.click()
+        act_first(page)
         page.wait_for_function(
             "d => { const t = document.querySelector('#table');"
             " return !t || t.dataset.decision !== d || t.dataset.yourTurn !== 'true' || document.querySelector('#hand-end') }",
