@@ -43,7 +43,7 @@ def board(store: WebStore, registry: "Registry", game: str, date: str | None, to
         rows = []
         for table, nickname in ranked:
             normal = table.termination == "normal"
-            rows.append({"nickname": nickname or "anonymous", "score": table.margin, "par": par["margin"],
+            rows.append({"nickname": nickname, "score": table.margin, "par": par["margin"],
                          "versus_par": table.margin - par["margin"] if normal and table.margin is not None else None,
                          "table": table.id, "finished": table.finished, "termination": table.termination,
                          "date": table.date, "owner": table.owner})
@@ -54,7 +54,7 @@ def board(store: WebStore, registry: "Registry", game: str, date: str | None, to
             continue
         par = daily.par(store, registry, game, table.date)
         versus = table.margin - par["margin"]
-        row = players.setdefault(table.owner, {"nickname": nickname or "anonymous", "score": 0, "par": 0,
+        row = players.setdefault(table.owner, {"nickname": nickname, "score": 0, "par": 0,
                                                "versus_par": 0, "games": 0, "table": table.id,
                                                "best": versus, "finished": table.finished, "date": table.date,
                                                "owner": table.owner})

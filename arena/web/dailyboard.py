@@ -74,7 +74,7 @@ def day_board(store: WebStore, registry: "Registry", config: daily.DailyConfig, 
         if not one.ranked:
             continue
         result = set_result(store, one)
-        people.append({"set": one.id, "owner": one.owner, "nickname": store.nickname(one.owner) or "anonymous",
+        people.append({"set": one.id, "owner": one.owner, "nickname": store.nickname(one.owner),
                        "total": result["total"], "played": result["played"], "deals": one.deals,
                        "finished": result["finished"]})
     done = {row["set"]: row["total"] for row in people if row["finished"]}
@@ -107,7 +107,7 @@ def all_time(store: WebStore, game: str) -> dict[str, Any]:
         result = set_result(store, one)
         if not result["finished"]:
             continue
-        row = players.setdefault(one.owner, {"owner": one.owner, "nickname": store.nickname(one.owner) or "anonymous",
+        row = players.setdefault(one.owner, {"owner": one.owner, "nickname": store.nickname(one.owner),
                                              "total": 0.0, "days": 0})
         row["total"] = round(row["total"] + result["total"], 2)
         row["days"] += 1

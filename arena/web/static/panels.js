@@ -71,7 +71,8 @@ export function finishedPanel(ctx, table, result, id) {
   return el("section", { id: "finished", class: "panel finished" },
     el("h3", {}, headline),
     el("p", {}, t("end.final_scores", { scores: (result.scores || []).map((sc, side) => `${ctx.sideName(side)} ${sc}`).join(t("list.comma")) })),
-    ending(result.termination, ctx),
+    table.daily && result.termination && result.termination.how === "hand_limit" ? null  // a daily deal is one hand
+      : ending(result.termination, ctx),
     table.daily ? dailyEnd(table)
       : table.mode === "daily" ? el("p", {}, table.ranked === false ? t("end.unranked") : t("end.ranked")) : null,
     el("p", { class: "links" },
