@@ -71,7 +71,7 @@ export function finishedPanel(ctx, table, result, id) {
   return el("section", { id: "finished", class: "panel finished" },
     el("h3", {}, headline),
     el("p", {}, t("end.final_scores", { scores: (result.scores || []).map((sc, side) => `${ctx.sideName(side)} ${sc}`).join(t("list.comma")) })),
-    table.daily && result.termination && result.termination.how === "hand_limit" ? null  // a daily deal is one hand
+    table.daily && result.termination && result.termination.how === "unfinished" ? null  // a daily deal is one hand by design
       : ending(result.termination, ctx),
     table.daily ? dailyEnd(table)
       : table.mode === "daily" ? el("p", {}, table.ranked === false ? t("end.unranked") : t("end.ranked")) : null,
