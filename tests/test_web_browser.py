@@ -894,3 +894,24 @@ def test_axe_finds_no_serious_violation_on_the_start_page_and_the_table(person):
         assert_accessible(page, f"an auction turn at {width}px")
         me.play_until(lambda: me.phase == "play" or page.locator("#hand-end").count() > 0)
         assert_accessible(page, f"{me.phase} at {width}px")
+
+
+def test_an_unfinished_new_game_is_abandoned_from_the_start_page(person):
+    """Issue #33 point 12: the start page lists unfinished games, and a new game among them can be
+    abandoned in one click (it goes from the list and from the server)."""
+    me = person()
+    page = me.page
+    me.start("bid_euchre", "new")
+    me.wait_turn()
+    table = page.evaluate("location.hash").split("/")[-1]
+    page.goto(me.base + "/")
+    button = page.locator(f"[data-abandon='{table}']")
+    button.wait_for(timeout=WAIT)
+    assert page.locator(f"a[data-table='{table}']").count() == 1
+    assert button.get_attribute("aria-label").startswith("Abandon")
+    button.click()
+    page.wait_for_selector(f"a[data-table='{table}']", state="detached", timeout=WAIT)
+    assert page.request.get(me.base + f"/api/tables/{table}").status == 404
+    page.reload()
+    page.wait_for_selector("#start-daily", timeout=WAIT)
+    assert page.locator(f"a[data-table='{table}']").count() == 0

@@ -196,3 +196,32 @@ def test_a_page_of_another_site_may_not_open_the_socket(client):
     assert code == 4403 and "another site" in message
     with client.websocket_connect(f"/ws/tables/{table}", headers={"origin": "http://testserver"}) as ws:
         assert next_turn(ws)["your_turn"]
+
+
+def test_an_unfinished_new_game_is_abandoned_by_its_person_alone(client):
+    """Issue #33 point 12: unfinished games no longer pile up. DELETE stops a running new game and
+    removes it with its moves; another person's, a daily deal and a finished game are refused."""
+    table = new_table(client, game="all_fours")
+    play_out(client, table, moves=2)  # running, with moves stored
+    assert stored(client, table) > 0
+    mine = dict(client.cookies)
+    client.cookies.clear()
+    client.get("/api/me")
+    refused_other = client.delete(f"/api/tables/{table}")
+    assert refused_other.status_code == 403 and "another person's" in refused_other.json()["error"]
+    client.cookies.clear()
+    client.cookies.update(mine)
+    gone = client.delete(f"/api/tables/{table}")
+    assert gone.status_code == 200 and gone.json() == {"abandoned": table}
+    assert table not in {row["id"] for row in client.get("/api/tables").json()}
+    assert stored(client, table) == 0 and client.get(f"/api/tables/{table}").status_code == 404
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        message, code = close_code(ws)
+    assert code == 4404
+    daily = client.post("/api/tables", json={"game": "all_fours", "mode": "daily"}).json()["table"]
+    refused_daily = client.delete(f"/api/tables/{daily}")
+    assert refused_daily.status_code == 409 and "daily set" in refused_daily.json()["error"]
+    finished = new_table(client, game="all_fours", options={"target_score": 1})
+    play_out(client, finished)
+    refused_done = client.delete(f"/api/tables/{finished}")
+    assert refused_done.status_code == 409 and "finished" in refused_done.json()["error"]

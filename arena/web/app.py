@@ -126,6 +126,11 @@ class Server:
             except Exception as exc:  # the next round tries again
                 print(f"arena serve: putting idle tables aside: {type(exc).__name__}: {exc}", file=sys.stderr)
 
+    def forget_table(self, table_id: str) -> Table | None:
+        """Take ``table_id`` off the running tables (its person abandons it); the table, if it ran."""
+        with self._lock:
+            return self.tables.pop(table_id, None)
+
     def _finished(self, table: Table) -> None:
         """A finished table's record is stored: later connections get its state from the store
         (the browsers connected now have had it), and its match is no longer held in memory."""
@@ -494,10 +499,27 @@ def _daily_table(server: Server, request: Request, player: str, game: str, date:
 @_errors
 async def table(request: Request, server: Server, player: str) -> tuple[Any, int]:
     row = _owned(server, request.path_params["id"], player)
+    if request.method == "DELETE":
+        return await run_in_threadpool(_abandon, server, row)
     running = server.tables.get(row.id)
     summary = running.summary if running is not None else Table(
         row, server.store, server.registry, nickname=server.store.nickname(row.owner)).summary
     return {**summary, "finished": row.finished is not None, "termination": row.termination}, 200
+
+
+def _abandon(server: Server, row: TableRow) -> tuple[Any, int]:
+    """Abandon the person's unfinished new game: stopped if it runs, and removed with its moves.
+    A daily deal is part of the day's set and cannot be; a finished game is on record."""
+    if row.finished is not None:
+        raise BadRequest(f"table {row.id!r} is finished: a finished game stays in your list", 409)
+    if row.mode != "new":
+        raise BadRequest(f"table {row.id!r} is a deal of today's daily set: it cannot be abandoned, only finished "
+                         "(or left: it waits for you until the day is over)", 409)
+    running = server.forget_table(row.id)
+    if running is not None:
+        running.set_aside("this game was abandoned")
+    server.store.delete_table(row.id)
+    return {"abandoned": row.id}, 200
 
 
 @_errors
@@ -844,7 +866,7 @@ def create_app(db: str | Path | WebStore, *, registry: "Registry | None" = None,
         Route("/api/games", games),
         Route("/games/{name}/{file}", game_module),
         guarding.with_body_limit(Route("/api/tables", tables, methods=["GET", "POST"]), MAX_BODY),
-        Route("/api/tables/{id}", table),
+        Route("/api/tables/{id}", table, methods=["GET", "DELETE"]),
         Route("/api/tables/{id}/record", record),
         Route("/tables/{id}/replay", replay),
         Route("/api/leaderboard", leaderboard),

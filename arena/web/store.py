@@ -185,7 +185,8 @@ class WebStore(SharedSQLite):
     _COLUMNS = "id, owner, spec, mode, date, ranked, created, finished, margin, termination"
 
     def delete_table(self, table_id: str) -> None:
-        """Remove a table that never started (refused after it was stored)."""
+        """Remove a table and its moves: one refused after it was stored, or an unfinished new game
+        its person abandons."""
         self._write("DELETE FROM actions WHERE table_id = ?", (table_id,))
         self._write("DELETE FROM tables WHERE id = ?", (table_id,))
 

@@ -40,6 +40,7 @@ export const api = {
   tables: () => call("GET", "/api/tables"),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   createTable: (spec) => call("POST", "/api/tables", spec),
+  abandonTable: (id) => call("DELETE", `/api/tables/${encodeURIComponent(id)}`),
   leaderboard: (game, date) =>
     call("GET", `/api/leaderboard?game=${encodeURIComponent(game)}&date=${encodeURIComponent(date)}`),
 };

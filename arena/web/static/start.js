@@ -2,7 +2,7 @@
 // Daily (the day's deal, ranked on the first play) or New game (fresh deals, players, options and
 // the bots of the other seats), and the player's earlier tables to resume.
 
-import { el, clear, append } from "./dom.js";
+import { el, clear, append, frag } from "./dom.js";
 import { api, replayUrl } from "./api.js";
 import { trickPause, PAUSE_KEY, confirmForced, FORCED_KEY } from "./table.js";
 import { rulesText, gameTitle, botName, gameWord } from "./games.js";
@@ -132,12 +132,26 @@ export async function showStart(root) {
         } }, t("start.todays_board")))),
       details),
     mine.length ? el("section", { class: "resume" }, el("h2", {}, t("start.unfinished")),
-      el("ul", {}, mine.map((t) => el("li", {}, el("a", { href: `#/table/${encodeURIComponent(t.id)}`, "data-table": t.id },
-        describe(games, t)))))) : null,
+      el("ul", {}, mine.map((tb) => el("li", {}, el("a", { href: `#/table/${encodeURIComponent(tb.id)}`, "data-table": tb.id },
+        describe(games, tb)),
+        // a new game can be given up (a daily deal is part of the day's set: only finished)
+        tb.mode === "new" ? frag(" · ", el("button", { type: "button", class: "link abandon", "data-abandon": tb.id,
+          "aria-label": t("start.abandon_named", { game: describe(games, tb) }), onclick: async (e) => {
+            e.target.disabled = true;
+            try {
+              await api.abandonTable(tb.id);
+              e.target.closest("li").remove();
+            } catch (error) {
+              e.target.disabled = false;
+              say(t("start.could_not_abandon", { error: error.message }));
+            }
+          } }, t("start.abandon"))) : null)))) : null,
     done.length ? el("section", { class: "resume" }, el("h2", {}, t("start.finished")),
       el("ul", {}, done.map((tb) => el("li", {}, describe(games, tb), " · ",
-        el("a", { href: `#/table/${encodeURIComponent(tb.id)}` }, t("start.the_table")), " · ",
-        el("a", { href: replayUrl(tb.id) }, t("start.replay")))))) : null]);
+        el("a", { href: `#/table/${encodeURIComponent(tb.id)}` }, t("start.the_table")),
+        // a daily deal's replay shows every hand: it opens once its (UTC) day is over
+        tb.mode === "daily" && tb.date >= new Date().toISOString().slice(0, 10) ? null
+          : frag(" · ", el("a", { href: replayUrl(tb.id) }, t("start.replay"))))))) : null]);
   drawPicker();
   drawNew();
   drawStatus();
