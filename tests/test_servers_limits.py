@@ -79,6 +79,7 @@ def test_an_idle_table_is_put_aside_and_resumes_where_it_was(tmp_path):
             state = next_turn(ws)
             message = receive(ws)  # nothing is played: the table is put aside, and the browser told
             assert message["type"] == "error" and "put aside" in message["message"], message
+            assert message["code"] == "set_aside" and message["minutes"], message  # for the page's own words
         server = client.app.state.server
         assert table not in server.tables
         other = client.post("/api/tables", json=CHEAP)  # it no longer counts as running

@@ -192,6 +192,8 @@ def test_ranked_daily_play_is_limited_per_client_address(tmp_path):
         refused = client.post("/api/tables", json={"game": "all_fours", "mode": "daily"})
         assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
         assert "ranked daily" in refused.json()["error"] and "\n" not in refused.json()["error"]
+        # and a code the page says in its own language (i18n.serverText)
+        assert refused.json()["code"] == "limit" and refused.json()["retry_after"] == int(refused.headers["Retry-After"])
         assert client.post("/api/tables", json={"game": "five_hundred", "mode": "daily"}).status_code == 201  # per game
         new_table(client, game="all_fours", mode="new")  # a new game stays open to them
 

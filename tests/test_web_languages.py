@@ -334,6 +334,13 @@ def test_in_hindi_from_the_browsers_language_five_hundred_shows_no_latin_word(se
     assert any(kind == "aria-label" and re.fullmatch(r"(हुकुम|चिड़ी|ईंट|पान) का (इक्का|बादशाह|बेगम|गुलाम|\d+)", text)
                for kind, text in walk.seen), "no card named in Hindi"
     assert ("text", "सधा खिलाड़ी (मध्यम)") in walk.seen  # a bot's plain name and strength
+    # what the server says to a person (a limit, an idle table, bots waiting) in Hindi too, by its code
+    said = walk.page.evaluate("""async () => { const i18n = await import("/static/i18n.js");
+      return [{ code: "limit", retry_after: 30, error: "new tables: try again in 30 s" },
+              { type: "error", code: "set_aside", minutes: "30", message: "this table waited 30 min" },
+              { type: "notice", code: "bots_waiting", seconds: 12, message: "your bots used their share" },
+              { type: "error", code: "abandoned", message: "this game was abandoned" }].map((m) => i18n.serverText(m)); }""")
+    assert all(text and not LATIN.search(text) for text in said), said
     assert not walk.latin(), "\n".join(walk.latin())
     walk.close()
 

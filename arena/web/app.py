@@ -115,7 +115,8 @@ class Server:
                 self.tables.pop(table.id, None)
         for table in idle:
             table.set_aside(f"this table waited {self.limits.idle_tables / 60:g} min for your move and was put "
-                            "aside: reload the page to go on where you were")
+                            "aside: reload the page to go on where you were", "set_aside",
+                            minutes=f"{self.limits.idle_tables / 60:g}")
         return [table.id for table in idle]
 
     def _reap(self) -> None:
@@ -517,7 +518,7 @@ def _abandon(server: Server, row: TableRow) -> tuple[Any, int]:
                          "(or left: it waits for you until the day is over)", 409)
     running = server.forget_table(row.id)
     if running is not None:
-        running.set_aside("this game was abandoned")
+        running.set_aside("this game was abandoned", "abandoned")
     server.store.delete_table(row.id)
     return {"abandoned": row.id}, 200
 

@@ -112,10 +112,11 @@ def parse_limit(text: str, option: str) -> Limit:
 
 
 def too_many(limited: Limited) -> "Response":
-    """The 429 answer of ``limited``: ``{"error": reason}`` and ``Retry-After``."""
+    """The 429 answer of ``limited``: ``{"error": reason, "code": "limit", "retry_after": s}`` and
+    ``Retry-After`` (the page says the code in its own language)."""
     from starlette.responses import JSONResponse
 
-    return JSONResponse({"error": limited.message}, status_code=429,
+    return JSONResponse({"error": limited.message, "code": "limit", "retry_after": limited.retry_after}, status_code=429,
                         headers={"Retry-After": str(limited.retry_after)})
 
 

@@ -179,18 +179,20 @@ class Table:
         if self._thread is not None:
             self._thread.join(timeout)
 
-    def set_aside(self, reason: str) -> None:
-        """Stop the table while the server runs on (idle): its browsers are told ``reason``; it
-        resumes from the store when its person opens it again."""
+    def set_aside(self, reason: str, code: str | None = None, **params: Any) -> None:
+        """Stop the table while the server runs on (idle): its browsers are told ``reason`` (and
+        ``code`` with ``params``, which the page says in its own language); it resumes from the
+        store when its person opens it again."""
         self.put_aside = reason
-        self._broadcast(json.dumps({"type": "error", "message": reason}))
+        self._broadcast(json.dumps({"type": "error", "message": reason, **({"code": code, **params} if code else {})}))
         self.stop()
 
     def budget_wait(self, seconds: float) -> None:
         """The person's bots are over their budget: say so at the table (the game waits)."""
-        self._broadcast_quietly(json.dumps({"type": "notice", "message": (
+        wait = max(1, round(seconds))
+        self._broadcast_quietly(json.dumps({"type": "notice", "code": "bots_waiting", "seconds": wait, "message": (
             f"your bots used their share of the server's time for this minute: they go on in about "
-            f"{max(1, round(seconds))} s (docs/web.md, 'Limits')")}))
+            f"{wait} s (docs/web.md, 'Limits')")}))
 
     @property
     def replaying(self) -> bool:

@@ -26,6 +26,7 @@ export async function request(method, path, body, token) {
     const reason = data && data.error ? data.error : text.slice(0, 300) || response.statusText;
     const error = new Error(reason);
     error.status = response.status;
+    error.data = data; // a refusal the page can say in its own language carries a `code` (i18n.serverText)
     throw error;
   }
   return data;

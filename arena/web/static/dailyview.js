@@ -5,7 +5,7 @@
 
 import { el, clear } from "./dom.js";
 import { request } from "./api.js";
-import { t, language } from "./i18n.js";
+import { t, language, serverText } from "./i18n.js";
 import { cardText } from "./cards.js";
 import { games, loadRules, actionLabel, gameTitle, botName } from "./games.js";
 
@@ -63,12 +63,12 @@ export function dailyEnd(table) {
           location.hash = `#/table/${encodeURIComponent(answer.table)}`;
         } catch (error) {
           e.target.disabled = false;
-          node.appendChild(el("p", { class: "message", role: "alert" }, error.message));
+          node.appendChild(el("p", { class: "message", role: "alert" }, serverText(error.data, error.message)));
         }
       } }, t("daily.next_deal")));
     }
     clear(node).append(...parts);
-  }).catch((error) => clear(node).append(el("p", { class: "message" }, error.message)));
+  }).catch((error) => clear(node).append(el("p", { class: "message" }, serverText(error.data, error.message))));
   return node;
 }
 
@@ -107,7 +107,7 @@ export async function showDailyDeal(root, set, deal) {
     d = await dailyApi.deal(set, deal);
   } catch (error) {
     // the server's reason is in English; the page says it in the person's language
-    const why = error.status === 403 ? t("daily.refused_unplayed") : error.status === 404 ? t("daily.refused_missing") : error.message;
+    const why = error.status === 403 ? t("daily.refused_unplayed") : error.status === 404 ? t("daily.refused_missing") : serverText(error.data, error.message);
     view.append(el("h1", {}, t("daily.hidden_title")), el("p", { id: "daily-refused", role: "alert" }, why),
       el("p", {}, el("a", { href: "#/" }, t("daily.back_start"))));
     return;

@@ -120,3 +120,11 @@ export function languagePicker(onchange) {
   });
   return select;
 }
+
+/** What the server said (a WebSocket message, or the body of a refused request) in the page's
+ * language: its `code` through the catalogue (`server.<code>`, with the message's other fields as
+ * placeholders), else the server's own words (English). */
+export function serverText(message, fallback = "") {
+  if (message && message.code && has(`server.${message.code}`)) return t(`server.${message.code}`, message);
+  return (message && (message.message || message.error)) || fallback;
+}

@@ -6,7 +6,7 @@ import { el, clear, append, frag } from "./dom.js";
 import { api, replayUrl } from "./api.js";
 import { trickPause, PAUSE_KEY, confirmForced, FORCED_KEY } from "./table.js";
 import { rulesText, gameTitle, botName, gameWord } from "./games.js";
-import { t, t as tr } from "./i18n.js";
+import { t, t as tr, serverText } from "./i18n.js";
 import { dailyStatus } from "./dailyview.js";
 
 const LAST_GAME = "trick-arena-game"; // the game picked last time (this browser only)
@@ -37,7 +37,7 @@ export async function showStart(root) {
       saved.textContent = t("start.saved", { name: me.nickname });
       return true;
     } catch (error) {
-      say(t("start.not_saved", { error: error.message }));
+      say(t("start.not_saved", { error: serverText(error.data, error.message) }));
       return false;
     }
   };
@@ -143,7 +143,7 @@ export async function showStart(root) {
               e.target.closest("li").remove();
             } catch (error) {
               e.target.disabled = false;
-              say(t("start.could_not_abandon", { error: error.message }));
+              say(t("start.could_not_abandon", { error: serverText(error.data, error.message) }));
             }
           } }, t("start.abandon"))) : null)))) : null,
     done.length ? el("section", { class: "resume" }, el("h2", {}, t("start.finished")),
@@ -162,7 +162,7 @@ async function create(spec, say) {
     const answer = await api.createTable(spec);
     location.hash = `#/table/${encodeURIComponent(answer.table)}`;
   } catch (error) {
-    say(t("start.could_not_start", { error: error.message }));
+    say(t("start.could_not_start", { error: serverText(error.data, error.message) }));
   }
 }
 

@@ -4,7 +4,7 @@
 import { el, clear, frag, append } from "./dom.js";
 import { cardFace, cardText, sortHand, parseCard, cardWords, suitIcon, SUIT_NAMES } from "./cards.js";
 import { rulesOf, loadRules, actButton, games, gameTitle, botName, rulesText } from "./games.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, serverText } from "./i18n.js";
 import { tableSocketUrl } from "./api.js";
 import { handSummary, handEndPanel, scoreSheet, finishedPanel, dealLog, followLog } from "./panels.js";
 
@@ -131,12 +131,12 @@ class TableView {
       this.lastError = msg.message;
       this.pending = null;
       this.queue = [];
-      this.flash(msg.message || t("table.server_refused"));
+      this.flash(serverText(msg, t("table.server_refused")));
       this.render();
       return;
     }
     if (msg.type === "notice") {  // e.g. the person's bots wait for their share of the server's time
-      this.flash(msg.message);
+      this.flash(serverText(msg));
       return;
     }
     if (msg.type !== "state") return;
