@@ -915,3 +915,23 @@ def test_an_unfinished_new_game_is_abandoned_from_the_start_page(person):
     page.reload()
     page.wait_for_selector("#start-daily", timeout=WAIT)
     assert page.locator(f"a[data-table='{table}']").count() == 0
+
+
+def test_your_own_call_is_inside_the_table(browser, tmp_path):
+    """Issue #33 point 12: the bubble of the person's own latest call lies inside the table (below
+    the name, the table's lower edge cut it off on a phone), at a laptop's size and a phone's. The
+    bots play slowly here, so the table is drawn whole (no decision panel) while they think."""
+    with serving(create_app(tmp_path / "web.db", pace=3.0)) as url:
+        for width, height in ((1280, 900), (390, 844)):
+            me = Person(browser, url, width=width, height=height)
+            page = me.page
+            me.start("five_hundred", "new")
+            me.wait_turn()
+            bid = next(a for a in me.legal() if a.startswith("bid "))
+            me.click(f'[data-action="{bid}"]')
+            page.wait_for_selector("#table[data-your-turn=false] .seat.me .bubble", timeout=WAIT)
+            bubble, felt = page.evaluate("""() => [document.querySelector(".seat.me .bubble").getBoundingClientRect().toJSON(),
+                                                   document.querySelector("#felt").getBoundingClientRect().toJSON()]""")
+            assert felt["left"] <= bubble["left"] and bubble["right"] <= felt["right"], (width, bubble, felt)
+            assert felt["top"] <= bubble["top"] and bubble["bottom"] <= felt["bottom"], (width, bubble, felt)
+            me.close()
