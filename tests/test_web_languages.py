@@ -178,8 +178,10 @@ ACT = "#decisions [data-action], #hand [data-action]"
 
 
 def act_first(page: Any) -> None:
-    """The first legal action; a discard: the first cards that may go, then its confirmation. The
-    page redraws as the bots play, so an element read a moment ago may be gone: each step is short."""
+    """The first legal action; a discard: the first cards that may go, then its confirmation; then
+    wait until the server took it. The page redraws as the bots play, so an element read a moment
+    ago may be gone: each step is short."""
+    decision = page.get_attribute("#table", "data-decision") or ""
     confirm = page.locator("#discard-confirm")
     if confirm.count():
         for _ in range(16):
@@ -189,6 +191,10 @@ def act_first(page: Any) -> None:
         confirm.click(timeout=3000)
     else:
         page.locator(ACT).first.click()
+    page.wait_for_function(
+        "d => { const t = document.querySelector('#table');"
+        " return !t || t.dataset.decision !== d || t.dataset.yourTurn !== 'true' || document.querySelector('#hand-end') }",
+        arg=decision, timeout=WAIT)
 
 
 def dismiss_hand_end(page: Any) -> None:
@@ -279,12 +285,7 @@ class Walk:
                     assert page.locator("#why").inner_text(timeout=WAIT) == greyed.last.get_attribute("data-reason")
                 self.collect("a greyed action's reason")
                 seen["reasons"] += 1
-            decision = self.decision
             act_first(page)
-            page.wait_for_function(
-                "d => { const t = document.querySelector('#table');"
-                " return !t || t.dataset.decision !== d || t.dataset.yourTurn !== 'true' || document.querySelector('#hand-end') }",
-                arg=decision, timeout=WAIT)
         assert page.locator("#finished").count() == 1, "the game did not end"
         self.collect("the finished game")
         page.click("#leaderboard-link")
@@ -532,12 +533,7 @@ def test_a_phone_in_hindi_plays_todays_daily_set_and_sees_each_deal_against_the_
         if not turns:
             assert_accessible(page, "the table in Hindi on a phone")
         turns += 1
-        decision = walk.decision
         act_first(page)
-        page.wait_for_function(
-            "d => { const t = document.querySelector('#table');"
-            " return !t || t.dataset.decision !== d || t.dataset.yourTurn !== 'true' || document.querySelector('#hand-end') }",
-            arg=decision, timeout=WAIT)
     assert deals == 3 and turns >= 3, (deals, turns)
     # the end screen: the total, the rank and the text to share, each deal's matchpoints
     assert re.search(r"\d+\.\d%", page.locator("#set-total").inner_text())
