@@ -926,10 +926,15 @@ def test_your_own_call_is_inside_the_table(browser, tmp_path):
             me = Person(browser, url, width=width, height=height)
             page = me.page
             me.start("five_hundred", "new")
-            me.wait_turn()
-            bid = next(a for a in me.legal() if a.startswith("bid "))
-            me.click(f'[data-action="{bid}"]')
-            page.wait_for_selector("#table[data-your-turn=false] .seat.me .bubble", timeout=WAIT)
+            for _ in range(5):  # a call of one's own, then the bots think (3 s each) with the table whole
+                assert me.wait_turn() and me.phase == "auction", me.phase
+                bid = next((a for a in me.legal() if a.startswith("bid ")), "pass")
+                me.click(f'[data-action="{bid}"]')
+                try:
+                    page.wait_for_selector("#table[data-your-turn=false] .seat.me .bubble", timeout=5000)
+                    break
+                except playwright.TimeoutError:
+                    continue
             bubble, felt = page.evaluate("""() => [document.querySelector(".seat.me .bubble").getBoundingClientRect().toJSON(),
                                                    document.querySelector("#felt").getBoundingClientRect().toJSON()]""")
             assert felt["left"] <= bubble["left"] and bubble["right"] <= felt["right"], (width, bubble, felt)

@@ -294,3 +294,23 @@ def test_extra_field_bots_such_as_a_co_served_ladders_versions_join_every_deal(t
         assert {(e["kind"], e["who"]) for e in deal["field"]} == {("person", "ann"), ("bot", "heuristic"),
                                                                   ("bot", "ladder: lucky v1")}
         assert "five_hundred" in asked
+
+
+def test_a_field_bot_that_hangs_forfeits_its_deal_in_a_process_of_its_own(tmp_path):
+    """The field's bots are hosted as the tables' are (process isolation): a bot that never answers
+    (the test plugins' ``endless``, installed, so in the default field) loses its deal on its clock
+    and the rest of the field is played; in the server's own threads it spun for ever."""
+    import threading
+
+    store = WebStore(tmp_path / "web.db")
+    config = DailyConfig(deals=1, pool=1, field=("heuristic", "bad-endless"), field_seconds=0.5)
+    registry = get_registry()
+    assert "bad-endless" in config.field_bots(registry, "five_hundred")
+    done: dict[str, object] = {}
+    worker = threading.Thread(target=lambda: done.update(field=daily.play_field(
+        store, registry, config, "five_hundred", DAY.isoformat(), 0)), daemon=True)
+    worker.start()
+    worker.join(120)
+    assert not worker.is_alive(), "the field is still being played: a hanging bot holds it"
+    assert (0, "heuristic") in done["field"]  # type: ignore[operator]
+    store.close()

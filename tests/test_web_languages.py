@@ -314,7 +314,9 @@ def served(chromium, tmp_path_factory):
     from arena.web.app import create_app
     from tests.ladder_support import serving
 
-    app = create_app(tmp_path_factory.mktemp("lang") / "web.db", pace=0.0)
+    from tests.web_support import SMALL_DAILY
+
+    app = create_app(tmp_path_factory.mktemp("lang") / "web.db", pace=0.0, daily_config=SMALL_DAILY)
     with serving(app) as url:
         yield chromium, url
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
 import hashlib
 import hmac
@@ -64,7 +65,8 @@ class Server:
                  limits: ServeLimits | None = None, bot_isolation: str = "process",
                  daily_config: daily.DailyConfig | None = None):
         self.store = store
-        self.daily = daily_config or daily.DailyConfig()
+        # the field's bots are hosted as the tables' are (a hanging or hostile one never runs in here)
+        self.daily = dataclasses.replace(daily_config or daily.DailyConfig(), isolation=bot_isolation)
         self.limits = limits = limits or ServeLimits()
         self.new_players = Limiter("new players", limits.new_players, limits.new_players_overall)
         self.new_tables = Limiter("new tables", limits.new_tables, limits.new_tables_overall)

@@ -113,7 +113,7 @@ class FieldBot:
 
     name: str
     seat: str
-    isolation: str = "inprocess"
+    isolation: str = "process"  # never in the server's process: a bot that hangs or crashes costs only its entry
     limits: Mapping[str, Any] = dataclass_field(default_factory=dict)
     log_dir: str = ""
 
@@ -126,6 +126,8 @@ class DailyConfig:
     pool: int = 4  # independent instances of the set per game and date (a person gets one at random)
     field: tuple[str, ...] | None = None  # the field bots (None: every installed bot that plays the game)
     search_seconds: float = 0.3  # the search bot's thinking time per decision in the field
+    isolation: str = "process"  # how the installed field bots are hosted (`arena serve`'s bot isolation)
+    field_seconds: float = 10.0  # a field bot's clock per decision: one that hangs forfeits that deal
     # more field bots of a game, asked each time a pool instance's field is played (the active
     # versions of a co-served ladder: arena.ladder.command); None: none
     extra: Callable[[str], list[FieldBot]] | None = dataclass_field(default=None, compare=False)
@@ -200,7 +202,7 @@ def _field_spec(game: Any, seed: int, bot: FieldBot, config: DailyConfig) -> Mat
     return MatchSpec(index=0, game=game.name, options=dict(game.options), deal_seed=seed,
                      seats=tuple([f"field ({bot.name})"] + bots[1:]), bots=tuple(bots), settings=settings,
                      bot_seeds=tuple(seat_seed(seed, 0, seat) for seat in range(game.players)),
-                     time_control={"per_decision": 60.0, "bank": None, "increment": 0.0},
+                     time_control={"per_decision": config.field_seconds, "bank": None, "increment": 0.0},
                      faults=FaultPolicy().as_dict(), isolation=bot.isolation, limits=dict(bot.limits),
                      log_dir=bot.log_dir)
 
@@ -208,7 +210,7 @@ def _field_spec(game: Any, seed: int, bot: FieldBot, config: DailyConfig) -> Mat
 def field_entries(registry: "Registry", config: DailyConfig, game_name: str) -> list[FieldBot]:
     """The field of ``game_name``: the installed field bots, then the extra ones (a co-served
     ladder's active versions; one that cannot be listed is left out, said on stderr)."""
-    entries = [FieldBot(name, name) for name in config.field_bots(registry, game_name)]
+    entries = [FieldBot(name, name, config.isolation) for name in config.field_bots(registry, game_name)]
     if config.extra is not None:
         try:
             entries += [bot for bot in config.extra(game_name) if bot.name not in {e.name for e in entries}]
