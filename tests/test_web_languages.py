@@ -332,7 +332,9 @@ def test_in_hindi_from_the_browsers_language_five_hundred_shows_no_latin_word(se
     walk.page.fill("#nickname", "रीना")
     walk.page.click("#save-nickname")
     seen = walk.play_game("five_hundred", "daily")
-    assert seen["hand_ends"] >= 1 and seen["rules"] == 1 and seen["reasons"] >= 1, seen
+    # a daily deal is one hand: its end may come as the finished panel at once (the Bid Euchre walk
+    # below sees the hand-end panels)
+    assert seen["rules"] == 1 and seen["reasons"] >= 1, seen
     # card names in words, in Hindi, for screen readers
     assert any(kind == "aria-label" and re.fullmatch(r"(हुकुम|चिड़ी|ईंट|पान) का (इक्का|बादशाह|बेगम|गुलाम|\d+)", text)
                for kind, text in walk.seen), "no card named in Hindi"
