@@ -309,16 +309,20 @@ def chromium():
         browser.close()
 
 
-@pytest.fixture(scope="module")
-def served(chromium, tmp_path_factory):
+def _served(chromium: Any, folder: Path) -> Any:
+    """A server on a fresh store in ``folder`` with the small daily set (3 deals, the quick bots in
+    the field), and the browser: (browser, URL) while it runs."""
     from arena.web.app import create_app
     from tests.ladder_support import serving
-
     from tests.web_support import SMALL_DAILY
 
-    app = create_app(tmp_path_factory.mktemp("lang") / "web.db", pace=0.0, daily_config=SMALL_DAILY)
-    with serving(app) as url:
+    with serving(create_app(folder / "web.db", pace=0.0, daily_config=SMALL_DAILY)) as url:
         yield chromium, url
+
+
+@pytest.fixture(scope="module")
+def served(chromium, tmp_path_factory):
+    yield from _served(chromium, tmp_path_factory.mktemp("lang"))
 
 
 def test_in_hindi_from_the_browsers_language_five_hundred_shows_no_latin_word(served):
@@ -473,14 +477,8 @@ def test_on_a_phone_a_tap_on_a_greyed_bid_says_why_in_hindi(served):
 
 @pytest.fixture(scope="module")
 def served_daily(chromium, tmp_path_factory):
-    """A server whose daily set is small (3 deals, the quick bots in the field), for a whole set."""
-    from arena.web.app import create_app
-    from tests.ladder_support import serving
-    from tests.web_support import SMALL_DAILY
-
-    app = create_app(tmp_path_factory.mktemp("daily-hi") / "web.db", pace=0.0, daily_config=SMALL_DAILY)
-    with serving(app) as url:
-        yield chromium, url
+    """A server of its own, so that the person is the day's only one (rank 1 of 1)."""
+    yield from _served(chromium, tmp_path_factory.mktemp("daily-hi"))
 
 
 def _hand_in_view_and_legible(page: Any, width: int, height: int, where: str) -> None:
