@@ -202,12 +202,6 @@ class WebStore(SharedSQLite):
         rows = self._query(f"SELECT {self._COLUMNS} FROM tables WHERE finished IS NULL ORDER BY created")
         return [self._row(r) for r in rows]
 
-    def has_daily(self, owner: str, game: str, date: str) -> bool:
-        """Whether ``owner`` already has a ranked daily table of ``game`` on ``date``."""
-        rows = self._query("SELECT spec FROM tables WHERE owner = ? AND mode = 'daily' AND date = ? AND ranked = 1",
-                           (owner, date))
-        return any(json.loads(r[0])["game"] == game for r in rows)
-
     def add_action(self, table_id: str, n: int, seat: int, action: str, elapsed: float | None) -> None:
         self._write("INSERT INTO actions(table_id, n, seat, action, elapsed) VALUES (?, ?, ?, ?, ?)",
                     (table_id, n, seat, action, elapsed))
