@@ -278,32 +278,40 @@ class ProcessHost(Host):
         """Write one message, waiting for room in the pipe until ``deadline`` at most (False: it
         passed first). The arena's end does not block (:func:`_arena_end`), so a bot that stops
         reading cannot hold the arena."""
-        fd = self.conn.fileno()
-        view = memoryview(pipe.frame(data))
-        self.sent_bytes += len(view)
-        room = None
+        fd = self.reader.fd  # type: ignore[union-attr]
+        framed = pipe.frame(data)
+        self.sent_bytes += len(framed)
+        try:
+            written = os.write(fd, framed)  # the usual case: all of it at once
+        except BlockingIOError:
+            written = 0
+        if written == len(framed):
+            return True
+        view = memoryview(framed)[written:]
+        room = select.poll()
+        room.register(fd, select.POLLOUT)
         while True:
+            left = deadline - time.perf_counter()
+            if left <= 0 or not room.poll(max(1, math.ceil(left * 1000))):
+                return False
             try:
                 view = view[os.write(fd, view):]
             except BlockingIOError:
                 pass
             if not view:
                 return True
-            if room is None:
-                room = select.poll()
-                room.register(fd, select.POLLOUT)
-            left = deadline - time.perf_counter()
-            if left <= 0 or not room.poll(max(1, math.ceil(left * 1000))):
-                return False
 
     def _call(self, verb: str, payload: Any, timeout: float, replace_on_fault: bool = True) -> tuple[Any, float]:
         self._ensure_process()
-        assert self.launched is not None
-        with self.launched.turn():  # a sandbox runs for this call only
-            return self._exchange(verb, payload, timeout, replace_on_fault)
+        return self._turn(pipe.message(verb, payload), timeout, replace_on_fault)
 
-    def _exchange(self, verb: str, payload: Any, timeout: float, replace_on_fault: bool) -> tuple[Any, float]:
-        message = pipe.message(verb, payload)
+    def _turn(self, message: bytes, timeout: float, replace_on_fault: bool = True) -> tuple[Any, float]:
+        """One exchange, with the process running (a sandbox runs for this call only)."""
+        assert self.launched is not None
+        with self.launched.turn():
+            return self._exchange(message, timeout, replace_on_fault)
+
+    def _exchange(self, message: bytes, timeout: float, replace_on_fault: bool) -> tuple[Any, float]:
         start = time.perf_counter()
         try:
             deadline = start + timeout + GRACE
@@ -344,13 +352,15 @@ class ProcessHost(Host):
             self._call("start", info.as_dict(), timeout)
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
-        self._ensure_process()  # before the changes are taken against what its process has
+        if self.conn is None:
+            self._ensure_process()  # before the changes are taken against what its process has
         lazy = type(observation) is LazyObservation and not observation.built
         # the referee's keys, read without building the rest (dict.copy would build it: it calls keys())
         known = dict(dict.items(observation)) if lazy else {}
         self.deciding = observation
         try:
-            return self._call("act", (known, None if lazy and not self.reads else self._changes(observation)), timeout)
+            return self._turn(pipe.message("act", (known, None if lazy and not self.reads else self._changes(observation))),
+                              timeout)
         finally:
             self.deciding = None
 

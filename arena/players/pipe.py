@@ -75,9 +75,12 @@ def frame(data: bytes) -> bytes:
 
 
 def write(fd: int, data: bytes) -> None:
-    view = memoryview(frame(data))
-    while view:
-        view = view[os.write(fd, view):]
+    framed = frame(data)
+    written = os.write(fd, framed)  # all of it, but for a long message on a full pipe
+    if written < len(framed):
+        view = memoryview(framed)[written:]
+        while view:
+            view = view[os.write(fd, view):]
 
 
 class Oversized(Exception):
@@ -109,6 +112,23 @@ class Reader:
 
     def read(self, deadline: float | None = None) -> bytes | None:
         """The next message; None when the deadline passed first. EOFError when the other end closed."""
+        if not self.buffer:  # the usual case, written out flat: one whole message in one read
+            if deadline is not None:
+                left = deadline - time.perf_counter()
+                if left <= 0 or not self.poller.poll(max(1, math.ceil(left * 1000))):
+                    return None
+            chunk = os.read(self.fd, 4096)
+            if len(chunk) >= 4:
+                length = LENGTH.unpack_from(chunk)[0]
+                if len(chunk) == 4 + length and (self.limit is None or length <= self.limit):
+                    return chunk[4:]
+            elif not chunk:
+                raise EOFError("the other end closed the pipe")
+            self.buffer = chunk
+        return self._read_rest(deadline)
+
+    def _read_rest(self, deadline: float | None) -> bytes | None:
+        """:meth:`read` once bytes are buffered: a message in parts, more than one, or too long."""
         buffer = self.buffer
         while True:
             if len(buffer) >= 4:
@@ -202,15 +222,17 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
     write(fd, b"r" + json.dumps({"ignores": sorted(ignored_calls(player))}).encode("utf-8"))
     reader = Reader(fd)
     view = SeatView(fd, reader)
+    read, act = reader.read, view.act
     value: Any  # what the player's call returned (start_match returns nothing)
     while True:
         try:
-            verb, payload = load_message(reader.read())
+            data = read()
         except (EOFError, OSError):
             return
+        verb, payload = load_message(data)
         try:
             if verb == "act":
-                value = view.act(player, *payload)
+                value = act(player, *payload)
             elif verb == "start":
                 player.start_match(MatchInfo(**payload))
                 value = None
