@@ -219,6 +219,7 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
     except Exception:
         write(fd, error(traceback.format_exc(limit=-3)))
         return
+    warm_up()
     write(fd, b"r" + json.dumps({"ignores": sorted(ignored_calls(player))}).encode("utf-8"))
     reader = Reader(fd)
     view = SeatView(fd, reader)
@@ -248,6 +249,31 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
             write(fd, error(traceback.format_exc(limit=-3)))
             continue
         write(fd, answer(value))
+
+
+class _Echo(Player):
+    def act(self, observation: Mapping[str, Any]) -> str:
+        return str(observation["legal_actions"][0])
+
+
+def warm_up(rounds: int = 16) -> None:
+    """Run both ends of a decision's exchange a few times over a pipe of its own, before the bot
+    process says it is ready: a fresh process otherwise pays inside its first decisions (and its
+    clock) for the memory pages a fork copies on first write and for the interpreter's
+    specialisation of this code, about 100 µs more for the first one on one CPU."""
+    r, w = os.pipe()
+    try:
+        reader, echo = Reader(r), _Echo()
+        view = SeatView(w, reader)
+        known = {"legal_actions": ["pass"], "time_left": 1.0, "bank_left": None}
+        for _ in range(rounds):
+            write(w, message("act", (known, None)))
+            verb, payload = load_message(reader.read())
+            write(w, answer(view.act(echo, *payload)))
+            decode(reader.read())
+    finally:
+        os.close(r)
+        os.close(w)
 
 
 def encode_values(observation: Mapping[str, Any]) -> dict[str, bytes]:
