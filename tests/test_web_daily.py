@@ -320,3 +320,29 @@ def test_a_field_bot_that_hangs_forfeits_its_deal_in_a_process_of_its_own(tmp_pa
     assert not worker.is_alive(), "the field is still being played: a hanging bot holds it"
     assert (0, "heuristic") in done["field"]  # type: ignore[operator]
     store.close()
+
+
+def test_a_deal_compared_shows_another_players_hidden_discards_to_no_one_but_them():
+    """Seat 0 contracts and discards from the kitty: its owner sees those discards in the deal
+    compared, another person who played the deal (and may never have seen that kitty) does not,
+    and neither does anyone in the par's play."""
+    from arena.web.dailyboard import play_of
+
+    registry = get_registry()
+    state = registry.game("five_hundred", {"max_hands": 1}).new_match(seed="leak")
+    while state.phase != "play":
+        legal = state.legal_actions()
+        if state.current_player() == 0:
+            state.apply(next((a for a in legal if a.startswith("bid")), legal[0]))
+        else:
+            state.apply("pass" if "pass" in legal else legal[0])
+    while not state.is_over():
+        state.apply(state.legal_actions()[0])
+    record = state.record()
+    discards = [[0, a] for who, a in ([w, a] for w, a in state.observation(0)["history"]) if a.startswith("discard")]
+    assert len(discards) == 3
+    own = play_of(record, registry, daily.HUMAN_SEAT)["auction"]
+    public = play_of(record, registry, daily.HUMAN_SEAT, public=True)["auction"]
+    assert all(d in own for d in discards)
+    assert not any(d in public for d in discards)
+    assert public == [item for item in own if item not in discards]  # the bids, in order, stay

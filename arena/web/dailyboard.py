@@ -9,6 +9,8 @@ it: nobody's matchpoints change by it.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from typing import TYPE_CHECKING, Any
 
 from arena import records
@@ -128,26 +130,45 @@ def share_text(title: str, date: str, result: dict[str, Any], rank: int | None, 
 
 
 # -- one deal compared ----------------------------------------------------------------------------
-def play_of(record: dict[str, Any], registry: "Registry", seat: int) -> dict[str, Any]:
+def play_of(record: dict[str, Any], registry: "Registry", seat: int, public: bool = False) -> dict[str, Any]:
     """What a card player reads of a one-hand record from ``seat``'s side: the auction (the
     actions before the first card, as ``seat`` saw them: another seat's hidden discards stay
-    hidden), the tricks (who played what, who won), the contract and the hand's score."""
+    hidden), the tricks (who played what, who won), the contract and the hand's score.
+
+    ``public``: the auction as every seat saw it, so ``seat``'s own hidden actions too stay hidden
+    (another person's play, or the par's: their discards may be kitty cards the viewer never saw)."""
     replayed = records.replay(record, registry.game)
-    observation = replayed.state.observation(seat)
-    history = observation.get("history") or []
-    auction = []
-    for item in history:
-        who, action = item[0], item[1]
-        if isinstance(action, str) and action.startswith("play "):
-            break
-        auction.append([who, action])
+    state = replayed.state
+    auction = _auction(state.observation(seat))
+    if public:
+        seen_by_all = Counter(map(tuple, auction))
+        for other in range(state.game.players):
+            if other != seat:
+                seen_by_all &= Counter(map(tuple, _auction(state.observation(other))))
+        kept = []
+        for item in auction:
+            if seen_by_all[tuple(item)] > 0:
+                seen_by_all[tuple(item)] -= 1
+                kept.append(item)
+        auction = kept
     hands = [hand for hand in record.get("hands", []) if "result" in hand]
     result = hands[-1]["result"] if hands else {}
     return {"seats": record.get("seats"), "dealer": hands[-1].get("dealer") if hands else None, "auction": auction,
             "tricks": [{"leader": t.get("leader"), "cards": t.get("cards"), "winner": t.get("winner")}
                        for t in result.get("tricks", [])],
             "contract": result.get("contract"), "changes": result.get("changes"),
-            "score": daily.hand_score(record, seat, replayed.state.game.side_of)}
+            "score": daily.hand_score(record, seat, state.game.side_of)}
+
+
+def _auction(observation: dict[str, Any]) -> list[list[Any]]:
+    """The actions of ``observation``'s history before the first card played."""
+    auction = []
+    for item in observation.get("history") or []:
+        who, action = item[0], item[1]
+        if isinstance(action, str) and action.startswith("play "):
+            break
+        auction.append([who, action])
+    return auction
 
 
 def compare(store: WebStore, registry: "Registry", one: DailySet, deal: int, viewer_owns: bool) -> dict[str, Any]:
@@ -179,7 +200,7 @@ def compare(store: WebStore, registry: "Registry", one: DailySet, deal: int, vie
         hand = state.observation(daily.HUMAN_SEAT).get("hand")  # the person's cards as dealt (theirs alone)
     return {"set": one.id, "game": one.game, "date": one.date, "deal": deal, "deals": one.deals,
             "nickname": store.nickname(one.owner), "mine": viewer_owns, "hand": hand,
-            "play": play_of(own_record, registry, daily.HUMAN_SEAT) if own_record else None,
-            "par": play_of(par_record, registry, daily.HUMAN_SEAT) if par_record else None,
+            "play": play_of(own_record, registry, daily.HUMAN_SEAT, public=not viewer_owns) if own_record else None,
+            "par": play_of(par_record, registry, daily.HUMAN_SEAT, public=True) if par_record else None,
             "score": score, "matchpoints": round(points[("set", one.id)], 2) if score is not None else None,
             "field": spread}
