@@ -68,6 +68,7 @@ class StartedCommand:
     port); other launchers' commands are subclasses (the sandbox's)."""
 
     what = "the command"
+    pauses = False
 
     def __init__(self, address: Address):
         self.address = address

@@ -65,6 +65,7 @@ class LaunchedProcess(Protocol):
     :class:`arena.players.command.LaunchedCommand`): what a host may do to it."""
 
     what: str  # how a message names it ("the bot process", "the sandboxed command")
+    pauses: bool  # paused between calls (a sandbox): each call runs inside turn(); else turn() does nothing
 
     @property
     def pid(self) -> int | None:

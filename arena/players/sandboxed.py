@@ -46,6 +46,7 @@ class _Sandboxed:
     its calls, so the bots of a match take turns (:func:`turns`)."""
 
     what = "the sandboxed bot process"
+    pauses = True
 
     def __init__(self, conn: socket.socket, sandbox: Sandbox):
         self.conn = conn
@@ -141,6 +142,7 @@ class _SandboxedCommand(StartedCommand):
     socket in its socket folder; paused between its calls, as a sandboxed Python bot is."""
 
     what = "the sandboxed command"
+    pauses = True
 
     def __init__(self, command: str, socket_dir: str, uid: int):
         super().__init__(PinnedSocket("unix", os.path.join(socket_dir, SOCKET_NAME), 0))  # reaches nothing yet
