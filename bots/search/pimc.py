@@ -18,6 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from arena import fast
 from arena.games.base import Game, GameState
 from arena.players.base import MatchInfo, Player
 from arena.solver import SolveTimeout, Solver
@@ -115,7 +116,11 @@ class Searcher:
         self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
         self.kinds = game.page()["phases"]
         self.overbid = bool(settings["overbid"])  # may it bid above the heuristic's bid?
-        self.policy = Policy(game, settings["rollout"], options, rng, make_heuristic)
+        # "fast": the heuristic outside the card play, the compiled fast path's simple policy in it
+        # (arena.fast); without the extension it is the heuristic throughout
+        self.fast = settings["rollout"] == "fast" and fast.available()
+        kind = "heuristic" if settings["rollout"] == "fast" else settings["rollout"]
+        self.policy = Policy(game, kind, options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
         self.proxy = ProxyBuilder(game, seat, rng)
         self.stats = Stats()
@@ -256,7 +261,15 @@ class Searcher:
         hands = len(state.deal_results)
         state.apply_id(action)
         choose = self.policy.choose
+        compiled = self.fast
         while not state.is_over() and len(state.deal_results) == hands:
+            if compiled and fast.supports(state):
+                # the rest of the card play in C; the engine replays it, so that it scores the hand
+                # (the rules of record) and anything after the card play goes on as before
+                for aid in fast.playout(state, self.rng.getrandbits(64), fast.SIMPLE).plays:
+                    state.apply_id(aid)
+                compiled = False  # one playout reaches the hand's end (or leaves the card play)
+                continue
             state.apply_id(choose(state))
         self.stats.rollouts += 1
         return margin(state.scores(), before, side)
