@@ -40,6 +40,7 @@ class Stats:
     searched: int = 0
     samples: int = 0
     rollouts: int = 0
+    fast_playouts: int = 0  # rollouts whose card play came from the compiled fast path (rollout = fast)
     rejected: int = 0
     solves: int = 0
     unsolved: int = 0  # decisions whose first solve took too long (rolled out instead)
@@ -269,6 +270,7 @@ class Searcher:
                 for aid in fast.playout(state, self.rng.getrandbits(64), fast.SIMPLE).plays:
                     state.apply_id(aid)
                 compiled = False  # one playout reaches the hand's end (or leaves the card play)
+                self.stats.fast_playouts += 1
                 continue
             state.apply_id(choose(state))
         self.stats.rollouts += 1
