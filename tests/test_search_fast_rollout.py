@@ -1,5 +1,5 @@
 """The ``search`` bot's ``rollout = fast`` (bots/search/pimc.py, issue #35 build 4): the card play of
-each rollout comes from the compiled fast path (arena.fast.playout, its simple policy) and is
+each rollout comes from the compiled fast path (arena.fast.playout, its partner policy) and is
 replayed by the engine, which scores the hand; the rest of the hand is played by the heuristic.
 It plays every bundled game legally, a rollout's value is the engine's score of the plays, and
 without the extension it rolls out with the heuristic (and says so once)."""
@@ -20,7 +20,7 @@ from arena.referee import TimeControl
 from arena.testing import player_counts
 from bots.heuristic import HeuristicBot
 from bots.search import SearchBot, parse_settings
-from bots.search.pimc import Searcher, margin
+from bots.search.pimc import FAST_POLICY, Searcher, margin
 
 GAMES = ["five_hundred", "fifty_six", "all_fours", "bid_euchre"]
 CELLS = [(g, n) for g in GAMES for n in player_counts(type(get_registry().game(g)))]
@@ -92,7 +92,7 @@ def test_a_fast_rollout_is_scored_as_the_engine_scores_its_plays(game):
         while not replay.is_over() and len(replay.deal_results) == hands and not fast.supports(replay):
             replay.apply(g.action_string(searcher.policy.choose(replay)))
         if not replay.is_over() and len(replay.deal_results) == hands:
-            for aid in fast.playout(replay, rng.getrandbits(64), fast.SIMPLE).plays:
+            for aid in fast.playout(replay, rng.getrandbits(64), FAST_POLICY).plays:
                 replay.apply(g.action_string(aid))
             checked += 1
         assert replay.is_over() or len(replay.deal_results) > hands, "the plays did not end the hand"

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 SAMPLES = 8  # samples per decision of the decisions_per_s figure
 KINDS = ("heuristic", "random", "fast")  # the rollout policies measured
 TARGETS = {"fast": 10_000.0}  # issue #35: search rollouts at 10,000 a second or more in every game
-FAST_NOTE = ("; the card play from the compiled fast path's simple policy (arena.fast.playout),"
+FAST_NOTE = ("; the card play from the compiled fast path's partner policy (arena.fast.playout),"
              " replayed by the engine, which scores the hand")
 
 

@@ -3,7 +3,7 @@
 Settings (tournament file ``settings``, or ``arena play --setting``): ``samples`` (deals sampled per
 decision, default 64), ``seconds`` (thinking time per decision, default 1.0; never beyond the
 clock), ``rollout`` (``heuristic``, ``random`` or ``fast``: the policy of every seat in the rollouts;
-``fast`` plays the card play with the compiled fast path's simple policy, the rest with the heuristic) and
+``fast`` plays the card play with the compiled fast path's partner policy, the rest with the heuristic) and
 ``candidates`` (actions searched per decision, default 6) and ``seed``. See docs/search-bot.md.
 """
 

@@ -30,6 +30,10 @@ MISMATCH_WEIGHT = 0.5  # a kept sample's weight per bid the heuristic would not 
 MIN_ROWS = 4  # samples needed before the search may overrule the heuristic's choice
 Z = 1.5  # by how many standard errors of the paired difference it must do so
 SOLVES_PER_DECISION = 16  # an endgame decision solves only if one solve fits this many times in its budget
+# rollout = fast: the fast path's policy for the card play; the partner policy (no trick taken from a
+# partner, sure winners led, else low from the longest suit) beat the simple one in every game
+# (duplicate duels of the two on 1,100-1,500 deals each, docs/search-bot.md)
+FAST_POLICY = fast.PARTNER
 
 
 @dataclass
@@ -117,7 +121,7 @@ class Searcher:
         self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
         self.kinds = game.page()["phases"]
         self.overbid = bool(settings["overbid"])  # may it bid above the heuristic's bid?
-        # "fast": the heuristic outside the card play, the compiled fast path's simple policy in it
+        # "fast": the heuristic outside the card play, the compiled fast path's policy in it
         # (arena.fast); without the extension it is the heuristic throughout
         self.fast = settings["rollout"] == "fast" and fast.available()
         kind = "heuristic" if settings["rollout"] == "fast" else settings["rollout"]
@@ -267,7 +271,7 @@ class Searcher:
             if compiled and fast.supports(state):
                 # the rest of the card play in C; the engine replays it, so that it scores the hand
                 # (the rules of record) and anything after the card play goes on as before
-                for aid in fast.playout(state, self.rng.getrandbits(64), fast.SIMPLE).plays:
+                for aid in fast.playout(state, self.rng.getrandbits(64), FAST_POLICY).plays:
                     state.apply_id(aid)
                 compiled = False  # one playout reaches the hand's end (or leaves the card play)
                 self.stats.fast_playouts += 1
