@@ -50,6 +50,8 @@ def test_the_fast_path_agrees_with_the_engines_on_random_positions(report):
     assert report.positions == POSITIONS
     assert report.tricks > POSITIONS // 5
     assert report.playouts > POSITIONS // 25 and report.plays_replayed > report.playouts * 5
+    # every playout policy's plays are legal in the engine and end its hand as the engine does
+    assert min(report.by_policy[name] for name in ("random", "simple", "partner")) > POSITIONS // 200, report.by_policy
 
 
 @needs_fast
@@ -116,3 +118,32 @@ print("hands", len(result.record["hands"]))
     assert "hands 1" in done.stdout
     notices = [line for line in done.stderr.splitlines() if "compiled fast path is missing" in line]
     assert len(notices) == 1, done.stderr  # two search seats, one notice
+
+
+@needs_fast
+def test_the_partner_policy_leaves_a_partner_s_trick_and_gives_it_points():
+    """One suit of sixteen cards, power = id, card 3 counts 10. SIMPLE takes the trick from the
+    partner who is taking it; PARTNER plays under it and, last to play, gives it the points."""
+    from arena.fast import _play
+    points = bytes([0, 0, 0, 10]) + bytes(60)
+    rules = _play.Rules(bytes(64), bytes(range(64)), points, list(range(16)) + [-1] * 48, -1, 0, 0, 0, 0,
+                        -1, -1, 0, 0, 0, bytes([1, 2, 3, 0]), 4, -1)
+    sides = bytes([0, 1, 0, 1])
+
+    def hand(*cards: int) -> int:
+        return sum(1 << c for c in cards)
+
+    # seat 0 led 5, seat 1 played 1: seat 2 (seat 0's partner) holds 6 and 2
+    third = (rules, (hand(4), hand(0), hand(6, 2), hand(7, 3)), 2, bytes([0, 1]), bytes([5, 1]), 0, 1, 0)
+    assert _play.playout(*third, fast.SIMPLE)[0][0] == 6
+    assert _play.playout(*third, fast.PARTNER, sides)[0][0] == 2
+    assert _play.playout(*third, fast.PARTNER)[0][0] == 6  # no sides: every seat its own, as SIMPLE
+    # 2, 5, 1 played: seat 1 is taking the trick; seat 3, last, holds 7, 3 (10 points) and 0
+    last = (rules, (hand(8, 9), hand(10, 11), hand(12, 13), hand(7, 3, 0)), 3, bytes([0, 1, 2]), bytes([2, 5, 1]),
+            0, 1, 0)
+    assert _play.playout(*last, fast.SIMPLE)[0][0] == 7
+    assert _play.playout(*last, fast.PARTNER, sides)[0][0] == 3
+    with pytest.raises(ValueError, match="one side per seat"):
+        _play.playout(*last, fast.PARTNER, bytes([0, 1]))
+    with pytest.raises(ValueError, match="policy"):
+        _play.playout(*last, 3)

@@ -194,7 +194,7 @@ def test_the_budget_is_the_setting_within_the_clock():
     ({"samples": 2.5}, "samples must be a whole number"),
     ({"seconds": "soon"}, "seconds must be a number of seconds >= 0, not 'soon'"),
     ({"seconds": -1}, "seconds must be a number of seconds >= 0"),
-    ({"rollout": "mcts"}, "rollout must be one of heuristic, random, not 'mcts'"),
+    ({"rollout": "mcts"}, "rollout must be one of heuristic, random, fast, not 'mcts'"),
     ({"seed": [1]}, "seed must be a whole number or a string"),
     ({"candidates": 1}, "candidates must be a whole number >= 2, not 1"),
     ({"candidates": "all"}, "candidates must be a whole number >= 2, not 'all'"),

@@ -3,9 +3,11 @@
 For every bundled game with its default options, at a dozen positions of seeded random playouts
 (the engines group's :func:`resample_positions`), from a deal the seat to act could be facing:
 
-* ``heuristic_rollouts_per_s`` and ``random_rollouts_per_s``: the hand played out to its end
-  (``clone``, then ``apply_id`` of the rollout policy's choice for every seat), the work a
-  ``search`` decision repeats for every sample and candidate action;
+* ``heuristic_rollouts_per_s``, ``random_rollouts_per_s`` and ``fast_rollouts_per_s``: the hand
+  played out to its end (``clone``, then ``apply_id`` of the rollout policy's choice for every
+  seat; ``fast``: the card play from the compiled fast path, replayed, with the target of issue
+  #35, 10,000 a second; left out where the extension is not built), the work a ``search`` decision
+  repeats for every sample and candidate action;
 * ``decisions_per_s``: whole decisions of the ``search`` bot (the proxy state rebuilt from the
   observation, the samples drawn with auction inference, every candidate rolled out), with
   :data:`SAMPLES` samples and no clock limit, so the figure is its speed at a fixed amount of work.
@@ -17,6 +19,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
+from arena import fast
 from arena.bench.common import Figures, Settings
 from arena.bench.engines import RESAMPLE_POSITIONS, bench_game, bundled_games, resample_positions
 
@@ -24,6 +27,10 @@ if TYPE_CHECKING:
     from arena.plugins.manager import Registry
 
 SAMPLES = 8  # samples per decision of the decisions_per_s figure
+KINDS = ("heuristic", "random", "fast")  # the rollout policies measured
+TARGETS = {"fast": 10_000.0}  # issue #35: search rollouts at 10,000 a second or more in every game
+FAST_NOTE = ("; the card play from the compiled fast path's partner policy (arena.fast.playout),"
+             " replayed by the engine, which scores the hand")
 
 
 def rollouts(game: Any, positions: list[tuple[Any, int]], kind: str, seconds: float, seed: int = 0) -> tuple[int, float]:
@@ -78,11 +85,14 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
         game = bench_game(registry, name)
         positions = resample_positions(game, RESAMPLE_POSITIONS, seed=1)
         for run in range(settings.repeat):
-            for kind in ("heuristic", "random"):
+            for kind in KINDS:
+                if kind == "fast" and not fast.available():
+                    continue  # it would measure the heuristic again (the rollout falls back to it)
                 count, elapsed = rollouts(game, positions, kind, settings.seconds, seed=run)
                 figures.add(f"search.{name}.{kind}_rollouts_per_s", count / elapsed, "rollouts/s",
                             f"{game.title}: hands played out from a resampled position with the {kind}"
-                            " policy in every seat (clone, apply_id)")
+                            " policy in every seat (clone, apply_id)" + FAST_NOTE * (kind == "fast"),
+                            target=TARGETS.get(kind))
             count, elapsed = decisions(game, positions, settings.seconds)
             figures.add(f"search.{name}.decisions_per_s", count / elapsed, "decisions/s",
                         f"{game.title}: search bot decisions at {SAMPLES} samples (proxy, inference, rollouts"

@@ -11,7 +11,7 @@ seating, made by :func:`make_rules` from the engine's own tables); this module o
 * :func:`legal_ids`: the legal action ids of the seat to play, as ``state.legal_action_ids()``;
 * :func:`trick_winner` and :func:`trick_points`: of a trick's cards under the state's contract;
 * :func:`playout`: the rest of the hand's card play from the state, with uniformly random (or a
-  simple greedy policy's) choices, as the plays made (action ids the engine replays) and what the
+  simple greedy policy's, with or without regard for a partner's trick) choices, as the plays made (action ids the engine replays) and what the
   hand's scoring needs: tricks, card points and cards taken per seat, revokes and reneges, how it
   ended; :func:`playouts` runs many of them at C speed;
 * :mod:`arena.fast.nodes`: the exact solver's positions (arena.solver), one play a C call.
@@ -39,7 +39,9 @@ except ImportError as exc:  # no compiler at install time: the pure-Python engin
 else:
     _WHY = None
 
-RANDOM, SIMPLE = 0, 1  # playout policies: uniformly random legal plays; the weakest card that wins, else the weakest
+# playout policies: uniformly random legal plays; the weakest card that wins, else the weakest (a lead:
+# the strongest); and PARTNER, SIMPLE that does not take a trick from a partner who is taking it
+RANDOM, SIMPLE, PARTNER = 0, 1, 2
 
 
 class FastPathUnavailable(RuntimeError):
@@ -121,6 +123,15 @@ def cached_rules(key: tuple, build: Callable[[], tuple[Any, dict[int, int]]], ke
 
 
 _PLAY_PHASES: "weakref.WeakKeyDictionary[Any, frozenset[str]]" = weakref.WeakKeyDictionary()
+_SIDES: "weakref.WeakKeyDictionary[Any, bytes]" = weakref.WeakKeyDictionary()
+
+
+def _sides(game: Any, players: int) -> bytes:
+    """Each seat's side (``game.side_of``), for the partner policy; read once per game."""
+    sides = _SIDES.get(game)
+    if sides is None or len(sides) != players:
+        sides = _SIDES[game] = bytes(game.side_of(seat) for seat in range(players))
+    return sides
 
 
 def _play_phases(game: Any) -> frozenset[str]:
@@ -165,8 +176,9 @@ def trick_points(pos: Position, cards: bytes) -> int:
 def playout(state: Any, seed: int, policy: int = RANDOM, pos: Position | None = None) -> Playout:
     """The rest of the hand's card play from ``state`` (which is left as it is)."""
     p = pos if pos is not None else position(state)
+    sides = (_sides(state.game, len(p.hands)),) if policy == PARTNER else ()
     plays, tricks, points, captured, events, end = _module().playout(
-        p.rules, p.hands, p.turn, p.seats, p.cards, p.led, p.suits_led, seed & (2**64 - 1), policy)
+        p.rules, p.hands, p.turn, p.seats, p.cards, p.led, p.suits_led, seed & (2**64 - 1), policy, *sides)
     return Playout(plays, tricks, points, captured, events, end)
 
 
@@ -174,5 +186,6 @@ def playouts(state: Any, count: int, seed: int, policy: int = RANDOM,
              pos: Position | None = None) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """``count`` playouts from ``state``: (tricks per seat summed, card points per seat summed, plays made)."""
     p = pos if pos is not None else position(state)
+    sides = (_sides(state.game, len(p.hands)),) if policy == PARTNER else ()
     return _module().playouts(p.rules, p.hands, p.turn, p.seats, p.cards, p.led, p.suits_led,
-                              seed & (2**64 - 1), policy, count)
+                              seed & (2**64 - 1), policy, count, *sides)

@@ -183,14 +183,54 @@ typedef struct {
 
 #define POLICY_RANDOM 0
 #define POLICY_SIMPLE 1
+#define POLICY_PARTNER 2  /* SIMPLE that leaves a trick its partner is taking (needs each seat's side) */
 
 /* How strongly a card plays (for the simple policy): trumps above every other suit. */
 static int strength(const Rules *r, int card) {
     return (r->eff[card] == r->trump ? 256 : 0) + r->power[card];
 }
 
-static int simple_choice(const Rules *r, const Position *p, const int *cards, const int *named, int n) {
+/* The partner policy's lead (the playout sees every hand): the strongest card that no opponent can
+ * beat (none holds a stronger one of its suit, nor can trump it), else the weakest card of its
+ * longest plain suit (trumps only when it holds nothing else), so as not to waste a high card. */
+static int partner_lead(const Rules *r, const Position *p, const int *cards, const int *named, int n,
+                        const uint8_t *side) {
+    uint64_t opp[MAXSEATS], mine = kinds_of(r, p->hands[p->turn]);
+    int nopp = 0, s, i, sure = -1, low = -1, low_len = 0;
+    for (s = 0; s < r->players; s++)
+        if (side[s] != side[p->turn] && p->hands[s]) opp[nopp++] = kinds_of(r, p->hands[s]);
+    for (i = 0; i < n; i++) {
+        int c = cards[i], e = named[i] >= 0 ? named[i] : r->eff[c], beaten = 0, k, len;
+        for (k = 0; k < nopp && !beaten; k++) {
+            uint64_t suit = opp[k] & r->suit_mask[r->eff[c]];
+            while (suit && !beaten) {
+                int o = lowest_bit(suit);
+                beaten = r->power[o] > r->power[c];
+                suit &= suit - 1;
+            }
+            if (!beaten && r->trump >= 0 && r->eff[c] != r->trump && e < 6 && !(opp[k] & r->suit_mask[e]) &&
+                (opp[k] & r->suit_mask[r->trump]))
+                beaten = 1;  /* void in the led suit, it can trump */
+        }
+        if (!beaten && (sure < 0 || strength(r, c) > strength(r, cards[sure]))) sure = i;
+        if (named[i] >= 0) continue;
+        len = r->eff[c] == r->trump ? 0 : popcount64(mine & r->suit_mask[r->eff[c]]);
+        if (low < 0 || len > low_len || (len == low_len && strength(r, c) < strength(r, cards[low]))) {
+            low = i;
+            low_len = len;
+        }
+    }
+    return sure >= 0 ? sure : (low >= 0 ? low : 0);
+}
+
+/* The simple policy; with ``side`` (each seat's side: the partner policy) a follower whose partner
+ * is taking the trick does not take it from them: it plays its weakest card that leaves the trick
+ * with the partner, or, last to play, the one that gives the most card points (56, All Fours); and
+ * it leads as partner_lead says. */
+static int simple_choice(const Rules *r, const Position *p, const int *cards, const int *named, int n,
+                         const uint8_t *side) {
     int i, pick = 0;
+    if (p->nt == 0 && side != NULL) return partner_lead(r, p, cards, named, n, side);
     if (p->nt == 0) {  /* lead the strongest card; the joker names the first suit it may */
         for (i = 1; i < n; i++)
             if (named[pick] >= 0 || (named[i] < 0 && strength(r, cards[i]) > strength(r, cards[pick]))) pick = i;
@@ -198,20 +238,29 @@ static int simple_choice(const Rules *r, const Position *p, const int *cards, co
     }
     {
         uint8_t trial[MAXSEATS];
-        int best = -1, low = 0;
+        int best = -1, low = 0, leave = -1, last = p->nt + 1 == r->nactive;
+        int partner = side != NULL && side[p->seats[winner(r, p->trick, p->nt)]] == side[p->turn];
         memcpy(trial, p->trick, (size_t)p->nt);
         for (i = 0; i < n; i++) {  /* the weakest card that takes the trick so far, else the weakest */
+            int takes, s = strength(r, cards[i]);
             trial[p->nt] = (uint8_t)cards[i];
-            if (winner(r, trial, p->nt + 1) == p->nt && (best < 0 || strength(r, cards[i]) < strength(r, cards[best])))
+            takes = winner(r, trial, p->nt + 1) == p->nt;
+            if (takes && (best < 0 || s < strength(r, cards[best])))
                 best = i;
-            if (strength(r, cards[i]) * 64 + r->points[cards[i]] < strength(r, cards[low]) * 64 + r->points[cards[low]])
+            if (s * 64 + r->points[cards[i]] < strength(r, cards[low]) * 64 + r->points[cards[low]])
                 low = i;
+            if (partner && !takes && (leave < 0 || (last ? r->points[cards[i]] * 512 - s >
+                                                           r->points[cards[leave]] * 512 - strength(r, cards[leave])
+                                                         : s < strength(r, cards[leave]))))
+                leave = i;
         }
+        if (leave >= 0) return leave;
         return best >= 0 ? best : low;
     }
 }
 
-static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, Outcome *o, int record) {
+static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, const uint8_t *side, Outcome *o,
+                     int record) {
     int cards[MAXMOVES], named[MAXMOVES];
     int serious_in_trick = 0;
     memset(o, 0, sizeof(*o));
@@ -220,7 +269,15 @@ static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, Ou
         uint64_t hand = p->hands[seat];
         n = moves(r, hand, p->led, p->trick, p->nt, p->suits_led, cards, named);
         if (n == 0) { o->end = -1; return; }  /* a seat with no card: not a position of the play */
-        k = policy == POLICY_SIMPLE ? simple_choice(r, p, cards, named, n) : (int)(next_random(seed) % (uint64_t)n);
+        if (policy != POLICY_RANDOM && r->penalize && p->nt) {  /* the greedy policies never revoke on purpose */
+            uint64_t ok = lawful(r, hand, p->led, p->trick, p->nt);
+            int i, m = 0;
+            for (i = 0; i < n; i++)
+                if (ok >> cards[i] & 1) { cards[m] = cards[i]; named[m++] = named[i]; }
+            if (m) n = m;
+        }
+        k = policy == POLICY_RANDOM ? (int)(next_random(seed) % (uint64_t)n)
+            : simple_choice(r, p, cards, named, n, policy == POLICY_PARTNER ? side : NULL);
         card = cards[k];
         if (record && o->nplays < 128) o->plays[o->nplays] = move_id(r, card, named[k]);
         o->nplays++;
@@ -446,6 +503,24 @@ static int read_position(Rules *r, PyObject *hands, int turn, PyObject *seats, P
     return 0;
 }
 
+/* The policy, checked, and each seat's side (the partner policy; without one every seat is its own
+ * side, which is the simple policy). */
+static int read_sides(const Rules *r, int policy, PyObject *sides, uint8_t *side) {
+    int i;
+    if (policy < POLICY_RANDOM || policy > POLICY_PARTNER) {
+        PyErr_SetString(PyExc_ValueError, "playout: policy is 0 (random), 1 (simple) or 2 (partner)");
+        return -1;
+    }
+    for (i = 0; i < MAXSEATS; i++) side[i] = (uint8_t)i;
+    if (sides == NULL) return 0;
+    if (PyBytes_GET_SIZE(sides) != r->players) {
+        PyErr_SetString(PyExc_ValueError, "playout: sides must hold one side per seat");
+        return -1;
+    }
+    memcpy(side, PyBytes_AS_STRING(sides), (size_t)r->players);
+    return 0;
+}
+
 static PyObject *seat_tuple_int(const int *values, int n) {
     PyObject *t = PyTuple_New(n);
     int i;
@@ -456,19 +531,21 @@ static PyObject *seat_tuple_int(const int *values, int n) {
 
 static PyObject *py_playout(PyObject *self, PyObject *args) {
     Rules *r;
-    PyObject *hands, *seats, *cards, *plays, *events, *captured, *result;
+    PyObject *hands, *seats, *cards, *plays, *events, *captured, *result, *sides = NULL;
     int turn, led, policy, i;
+    uint8_t side[MAXSEATS];
     unsigned int suits_led;
     unsigned long long seed_in;
     uint64_t seed;
     Position p;
     Outcome o;
-    if (!PyArg_ParseTuple(args, "O!OiSSiIKi", &RulesType, &r, &hands, &turn, &seats, &cards, &led, &suits_led,
-                          &seed_in, &policy))
+    if (!PyArg_ParseTuple(args, "O!OiSSiIKi|S", &RulesType, &r, &hands, &turn, &seats, &cards, &led, &suits_led,
+                          &seed_in, &policy, &sides))
         return NULL;
     if (read_position(r, hands, turn, seats, cards, led, suits_led, &p) < 0) return NULL;
+    if (read_sides(r, policy, sides, side) < 0) return NULL;
     seed = (uint64_t)seed_in;
-    play_out(r, &p, &seed, policy, &o, 1);
+    play_out(r, &p, &seed, policy, side, &o, 1);
     if (o.end < 0) { PyErr_SetString(PyExc_ValueError, "playout: a seat to play holds no card"); return NULL; }
     if (o.nplays > 128 || o.nevents > 64) { PyErr_SetString(PyExc_ValueError, "playout: too long"); return NULL; }
     plays = PyList_New(o.nplays);
@@ -491,8 +568,9 @@ fail:
  * points each seat took, summed, and the plays made in all. For rollouts and the bench. */
 static PyObject *py_playouts(PyObject *self, PyObject *args) {
     Rules *r;
-    PyObject *hands, *seats, *cards, *result;
+    PyObject *hands, *seats, *cards, *result, *sides = NULL;
     int turn, led, policy, i, k, count;
+    uint8_t side[MAXSEATS];
     long long plays = 0;
     unsigned int suits_led;
     unsigned long long seed_in;
@@ -500,15 +578,16 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
     Position start, p;
     Outcome o;
     int tricks[MAXSEATS] = {0}, points[MAXSEATS] = {0};
-    if (!PyArg_ParseTuple(args, "O!OiSSiIKii", &RulesType, &r, &hands, &turn, &seats, &cards, &led, &suits_led,
-                          &seed_in, &policy, &count))
+    if (!PyArg_ParseTuple(args, "O!OiSSiIKii|S", &RulesType, &r, &hands, &turn, &seats, &cards, &led, &suits_led,
+                          &seed_in, &policy, &count, &sides))
         return NULL;
     if (read_position(r, hands, turn, seats, cards, led, suits_led, &start) < 0) return NULL;
+    if (read_sides(r, policy, sides, side) < 0) return NULL;
     seed = (uint64_t)seed_in;
     Py_BEGIN_ALLOW_THREADS
     for (k = 0; k < count; k++) {
         p = start;
-        play_out(r, &p, &seed, policy, &o, 0);
+        play_out(r, &p, &seed, policy, side, &o, 0);
         if (o.end < 0) break;
         plays += o.nplays;
         for (i = 0; i < r->players; i++) { tricks[i] += o.tricks[i]; points[i] += o.points[i]; }
@@ -590,10 +669,10 @@ static PyMethodDef methods[] = {
     {"winner", py_winner, METH_VARARGS, "winner(rules, trick: bytes) -> the index of the card that takes it"},
     {"points", py_points, METH_VARARGS, "points(rules, cards: bytes) -> what the cards count to their taker"},
     {"playout", py_playout, METH_VARARGS,
-     "playout(rules, hands, turn, seats: bytes, cards: bytes, led, suits_led, seed, policy) -> "
+     "playout(rules, hands, turn, seats: bytes, cards: bytes, led, suits_led, seed, policy, sides: bytes = None) -> "
      "(plays, tricks by seat, points by seat, captured by seat, events, end)"},
     {"playouts", py_playouts, METH_VARARGS,
-     "playouts(rules, hands, turn, seats, cards, led, suits_led, seed, policy, count) -> "
+     "playouts(rules, hands, turn, seats, cards, led, suits_led, seed, policy, count, sides = None) -> "
      "(tricks by seat summed, points by seat summed, plays)"},
     {"step", py_step, METH_VARARGS,
      "step(rules, hands, turn, seats, cards, led, suits_led, move) -> "
@@ -621,5 +700,6 @@ PyMODINIT_FUNC PyInit__play(void) {
     PyModule_AddIntConstant(m, "MODE_ALL_FOURS", MODE_ALL_FOURS);
     PyModule_AddIntConstant(m, "POLICY_RANDOM", POLICY_RANDOM);
     PyModule_AddIntConstant(m, "POLICY_SIMPLE", POLICY_SIMPLE);
+    PyModule_AddIntConstant(m, "POLICY_PARTNER", POLICY_PARTNER);
     return m;
 }

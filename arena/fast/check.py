@@ -57,6 +57,8 @@ CONFIGS: tuple[tuple[str, dict[str, Any]], ...] = (
 PLAYOUT_SHARE = 1 / 16  # of the positions, those from which a fast playout is replayed in the engine
 MAX_HANDS = 40  # deals per match (random play never ends some matches)
 MISMATCHES_KEPT = 20
+POLICIES = (fast.SIMPLE, fast.PARTNER, fast.RANDOM, fast.RANDOM)  # the playouts' policies, by seed % 4
+POLICY_NAMES = {fast.RANDOM: "random", fast.SIMPLE: "simple", fast.PARTNER: "partner"}
 
 
 @dataclass
@@ -71,6 +73,7 @@ class Report:
     mismatches: list[str] = field(default_factory=list)
     by_config: dict[str, int] = field(default_factory=dict)  # positions per configuration
     features: Counter[str] = field(default_factory=Counter)  # positions per play feature met (:func:`features`)
+    by_policy: Counter[str] = field(default_factory=Counter)  # playouts replayed per playout policy
 
     def miss(self, what: str) -> None:
         self.mismatch_count += 1
@@ -86,6 +89,7 @@ class Report:
         self.mismatches += other.mismatches[:MISMATCHES_KEPT - len(self.mismatches)]
         self.by_config.update(other.by_config)
         self.features.update(other.features)
+        self.by_policy.update(other.by_policy)
 
 
 def config_name(name: str, options: dict[str, Any]) -> str:
@@ -240,12 +244,15 @@ def check_game(game: Any, positions: int, seed: int | str = 0, playout_share: fl
 
 
 def _check_playout(name: str, state: Any, pos: fast.Position, seed: int, report: Report, where: str) -> None:
-    """A fast playout from ``state`` (random, or one in four with the simple policy), replayed in a
-    clone of the engine, and the two compared."""
+    """A fast playout from ``state`` (random; one in four with the simple policy and one in four with
+    the partner policy, which the search bot's rollouts use), replayed in a clone of the engine, and
+    the two compared."""
     if name == "all_fours" and any(serious for _, serious in state.pending):
         return  # a serious revoke earlier in this trick: the engine stops at its end; the position does not say so
-    out = fast.playout(state, seed, fast.SIMPLE if seed % 4 == 0 else fast.RANDOM, pos)
+    policy = POLICIES[seed % 4]
+    out = fast.playout(state, seed, policy, pos)
     report.playouts += 1
+    report.by_policy[POLICY_NAMES[policy]] += 1
     replay = state.clone()
     results_before = len(replay.deal_results)
     done = len(state.tricks)

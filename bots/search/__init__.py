@@ -2,7 +2,8 @@
 
 Settings (tournament file ``settings``, or ``arena play --setting``): ``samples`` (deals sampled per
 decision, default 64), ``seconds`` (thinking time per decision, default 1.0; never beyond the
-clock), ``rollout`` (``heuristic`` or ``random``: the policy of every seat in the rollouts) and
+clock), ``rollout`` (``heuristic``, ``random`` or ``fast``: the policy of every seat in the rollouts;
+``fast`` plays the card play with the compiled fast path's partner policy, the rest with the heuristic) and
 ``candidates`` (actions searched per decision, default 6) and ``seed``. See docs/search-bot.md.
 """
 
@@ -24,7 +25,7 @@ SANDBOX_USES = ("bots.heuristic",)
 
 DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
                              "endgame": 0, "play_weight": 1.0, "overbid": True}
-ROLLOUTS = ("heuristic", "random")
+ROLLOUTS = ("heuristic", "random", "fast")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
 MARGIN = 0.05  # seconds kept back as well
 
@@ -35,15 +36,16 @@ _told_no_fast_path = False  # the notice below is given once a process
 def tell_fast_path() -> bool:
     """Whether the compiled fast path (arena.fast, docs/fastpath.md) is built here; when it is not,
     say so once a process (a warning on the ``bots.search`` logger): the bot then plays on the
-    pure-Python engines, as it did before there was one."""
+    pure-Python engines, as it did before there was one (and ``rollout = "fast"`` rolls out with
+    the heuristic)."""
     global _told_no_fast_path
     from arena import fast
     if fast.available():
         return True
     if not _told_no_fast_path:
         _told_no_fast_path = True
-        log.warning("search: the compiled fast path is missing (%s); searching with the pure-Python engines",
-                    fast.why_unavailable())
+        log.warning("search: the compiled fast path is missing (%s); searching with the pure-Python engines"
+                    " (rollout fast plays as heuristic)", fast.why_unavailable())
     return False
 
 

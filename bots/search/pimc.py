@@ -18,6 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from arena import fast
 from arena.games.base import Game, GameState
 from arena.players.base import MatchInfo, Player
 from arena.solver import SolveTimeout, Solver
@@ -29,6 +30,10 @@ MISMATCH_WEIGHT = 0.5  # a kept sample's weight per bid the heuristic would not 
 MIN_ROWS = 4  # samples needed before the search may overrule the heuristic's choice
 Z = 1.5  # by how many standard errors of the paired difference it must do so
 SOLVES_PER_DECISION = 16  # an endgame decision solves only if one solve fits this many times in its budget
+# rollout = fast: the fast path's policy for the card play; the partner policy (no trick taken from a
+# partner, sure winners led, else low from the longest suit) beat the simple one in every game
+# (duplicate duels of the two on 1,100-1,500 deals each, docs/search-bot.md)
+FAST_POLICY = fast.PARTNER
 
 
 @dataclass
@@ -39,6 +44,7 @@ class Stats:
     searched: int = 0
     samples: int = 0
     rollouts: int = 0
+    fast_playouts: int = 0  # rollouts whose card play came from the compiled fast path (rollout = fast)
     rejected: int = 0
     solves: int = 0
     unsolved: int = 0  # decisions whose first solve took too long (rolled out instead)
@@ -115,7 +121,11 @@ class Searcher:
         self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
         self.kinds = game.page()["phases"]
         self.overbid = bool(settings["overbid"])  # may it bid above the heuristic's bid?
-        self.policy = Policy(game, settings["rollout"], options, rng, make_heuristic)
+        # "fast": the heuristic outside the card play, the compiled fast path's policy in it
+        # (arena.fast); without the extension it is the heuristic throughout
+        self.fast = settings["rollout"] == "fast" and fast.available()
+        kind = "heuristic" if settings["rollout"] == "fast" else settings["rollout"]
+        self.policy = Policy(game, kind, options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
         self.proxy = ProxyBuilder(game, seat, rng)
         self.stats = Stats()
@@ -256,7 +266,16 @@ class Searcher:
         hands = len(state.deal_results)
         state.apply_id(action)
         choose = self.policy.choose
+        compiled = self.fast
         while not state.is_over() and len(state.deal_results) == hands:
+            if compiled and fast.supports(state):
+                # the rest of the card play in C; the engine replays it, so that it scores the hand
+                # (the rules of record) and anything after the card play goes on as before
+                for aid in fast.playout(state, self.rng.getrandbits(64), FAST_POLICY).plays:
+                    state.apply_id(aid)
+                compiled = False  # one playout reaches the hand's end (or leaves the card play)
+                self.stats.fast_playouts += 1
+                continue
             state.apply_id(choose(state))
         self.stats.rollouts += 1
         return margin(state.scores(), before, side)
