@@ -452,7 +452,7 @@ static PyObject *py_lawful(PyObject *self, PyObject *args) {
 static PyObject *py_winner(PyObject *self, PyObject *args) {
     Rules *r;
     PyObject *trick_obj;
-    uint8_t trick[MAXSEATS];
+    uint8_t trick[MAXSEATS] = {0};  /* read_cards fills the first nt; zeroed for the compiler's sake */
     int nt;
     if (!PyArg_ParseTuple(args, "O!S", &RulesType, &r, &trick_obj)) return NULL;
     if (read_cards(trick_obj, trick, &nt, "winner") < 0) return NULL;
@@ -463,7 +463,7 @@ static PyObject *py_winner(PyObject *self, PyObject *args) {
 static PyObject *py_points(PyObject *self, PyObject *args) {
     Rules *r;
     PyObject *trick_obj;
-    uint8_t trick[MAXSEATS];
+    uint8_t trick[MAXSEATS] = {0};  /* read_cards fills the first nt; zeroed for the compiler's sake */
     int nt, i, total = 0;
     if (!PyArg_ParseTuple(args, "O!S", &RulesType, &r, &trick_obj)) return NULL;
     if (read_cards(trick_obj, trick, &nt, "points") < 0) return NULL;
