@@ -74,7 +74,29 @@ class Asker(Player):
         os.write(view.fd, struct.pack("!I", 1) + b"n")
 
 
-BOTS = {"t-recorder": Recorder, "t-keeper": Keeper, "t-asker": Asker}
+class PartWriter(Player):
+    """Plays as ``random`` does, but its process writes every message to the arena in two parts,
+    a moment apart: the arena's usual read of a whole answer (ProcessHost.decide) gets only the
+    first part and must hand the rest to the general exchange."""
+
+    def __init__(self, settings, seed):
+        import time
+
+        self.rng = random.Random(seed)
+        if os.environ.get("ARENA_BOT_PROCESS"):  # never the arena's own pipe module
+            def write(fd, data):
+                framed = pipe.frame(data)
+                os.write(fd, framed[:3])
+                time.sleep(0.002)
+                os.write(fd, framed[3:])
+
+            pipe.write = write
+
+    def act(self, observation):
+        return self.rng.choice(observation["legal_actions"])
+
+
+BOTS = {"t-recorder": Recorder, "t-keeper": Keeper, "t-asker": Asker, "t-parts": PartWriter}
 
 
 def _play(name, options, bots, isolation, tmp_path, label, **settings):
@@ -116,14 +138,14 @@ def test_a_kept_observation_shows_its_own_decision_in_a_process_too(tmp_path):
 
 def test_only_what_a_bot_reads_crosses_the_pipe(monkeypatch, tmp_path):
     sent: list[tuple[str, int]] = []
-    message = pipe.message
+    write = isolated._write  # every write of the arena's end of a bot's pipe
 
-    def counted(verb, payload):
-        data = message(verb, payload)
-        sent.append((verb, len(data)))
-        return data
+    def counted(fd, framed):
+        data = bytes(framed[4:])
+        sent.append((pipe.load_message(data)[0], len(data)))
+        return write(fd, framed)
 
-    monkeypatch.setattr(pipe, "message", counted)
+    monkeypatch.setattr(isolated, "_write", counted)
     _play("bid_euchre", {}, ["random"] * 4, "process", tmp_path, "random")
     acts = [size for verb, size in sent if verb == "act"]
     assert len(acts) > 20 and max(acts) < 200  # legal_actions and the clock: no observation
@@ -135,6 +157,14 @@ def test_only_what_a_bot_reads_crosses_the_pipe(monkeypatch, tmp_path):
     acts = [size for verb, size in sent if verb == "act"]
     assert len(asked) == 4  # once per process: each decision after it brings the changes
     assert sum(acts) / len(acts) < 0.6 * max(asked)  # changes, not whole observations
+
+
+def test_answers_that_come_in_parts_are_read_whole(tmp_path):
+    plain, _ = _play("bid_euchre", {}, ["random"] * 4, "process", tmp_path, "plain")
+    parts, _ = _play("bid_euchre", {}, ["t-parts"] + ["random"] * 3, "process", tmp_path, "parts")
+    actions = [hand["actions"] for hand in parts.record["hands"]]
+    assert not parts.faults and sum(map(len, actions)) > 20
+    assert actions == [hand["actions"] for hand in plain.record["hands"]]
 
 
 def test_a_request_for_the_observation_outside_a_decision_changes_nothing(tmp_path):
@@ -186,6 +216,24 @@ def test_a_bot_that_stops_reading_cannot_hold_the_arena():
     finally:
         if not asker.is_alive():
             host.close()
+
+
+def test_a_bot_that_stops_reading_cannot_hold_the_arena_in_a_match_either():
+    """The same with the observations of a match (the arena's usual decision, written flat)."""
+    from arena.players.hosts import BotTimeout
+    from arena.plugins import get_registry
+    from arena.referee.observation import LazyObservation
+
+    state = get_registry().game("bid_euchre").new_match(seed=1)
+    legal = [f"noise {i}" for i in range(2000)]  # about 20 kB a decision: the pipe fills soon
+    host = isolated.ProcessHost(Deaf, {}, 0)
+    try:
+        with pytest.raises(BotTimeout):
+            for _ in range(1000):
+                host.decide(LazyObservation.make(state, state.current_player(), legal_actions=legal,
+                                                 time_left=1.0, bank_left=None), 1.0)
+    finally:
+        host.close()
 
 
 class Loud(Player):
