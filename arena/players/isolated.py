@@ -268,11 +268,6 @@ class ProcessHost(Host):
             return "oversized", f"an answer of {exc.length} bytes, over the limit of {MAX_ANSWER_BYTES}"
         if data is None:
             return None, None
-        if data[:1] == b"s":  # the usual answer, an action string, read here without more calls
-            try:
-                return "ok", data[1:].decode("utf-8")
-            except UnicodeDecodeError:
-                pass  # garbage: pipe.decode says so
         kind, value = pipe.decode(data)
         if kind == "error" and isinstance(value, str) and self.launched is not None:
             value = self.launched.explain(value)
@@ -317,11 +312,8 @@ class ProcessHost(Host):
 
     def _turn(self, message: bytes, timeout: float, replace_on_fault: bool = True) -> tuple[Any, float]:
         """One exchange, with the process running (a sandbox runs for this call only)."""
-        launched = self.launched
-        assert launched is not None
-        if not launched.pauses:
-            return self._exchange(message, timeout, replace_on_fault)
-        with launched.turn():
+        assert self.launched is not None
+        with self.launched.turn():
             return self._exchange(message, timeout, replace_on_fault)
 
     def _exchange(self, message: bytes, timeout: float, replace_on_fault: bool) -> tuple[Any, float]:

@@ -162,7 +162,7 @@ class Referee:
             try:
                 answer, elapsed = self.hosts[seat].decide(observation, allowed)
             finally:
-                if not observation.built and getrefcount(observation) > 2:
+                if getrefcount(observation) > 2 and not observation.built:  # the cheaper test first
                     observation.settle()  # the bot kept it: fix it to this decision's state
                 del observation
         except BotTimeout as exc:
