@@ -10,7 +10,6 @@ it: nobody's matchpoints change by it.
 from __future__ import annotations
 
 from collections import Counter
-
 from typing import TYPE_CHECKING, Any
 
 from arena import records
