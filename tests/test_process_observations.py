@@ -236,6 +236,31 @@ def test_a_bot_that_stops_reading_cannot_hold_the_arena_in_a_match_either():
         host.close()
 
 
+class TypeTeller(Player):
+    def __init__(self, settings, seed):
+        pass
+
+    def act(self, observation):
+        return type(observation["time_left"]).__name__
+
+
+def test_a_decision_that_is_not_plain_data_still_reaches_the_bot():
+    """Marshal takes only plain data: anything else in the referee's keys is pickled."""
+    from fractions import Fraction
+
+    from arena.plugins import get_registry
+    from arena.referee.observation import LazyObservation
+
+    state = get_registry().game("bid_euchre").new_match(seed=1)
+    host = isolated.ProcessHost(TypeTeller, {}, 0)
+    try:
+        observation = LazyObservation.make(state, state.current_player(), legal_actions=["pass"],
+                                           time_left=Fraction(1, 3), bank_left=None)
+        assert host.decide(observation, 30.0)[0] == "Fraction"
+    finally:
+        host.close()
+
+
 class Loud(Player):
     """Writes 3 MiB below Python (fd 1, as a C library would), then plays."""
 

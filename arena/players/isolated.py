@@ -402,7 +402,11 @@ class ProcessHost(Host):
             # process, an answer string in one read. Each Python call between the system calls costs
             # several times its warm price after the switch from the bot's process, so this is one
             # function; anything else is handed to the general exchange where it stands (_complete).
-            data = _dumps(("act", (dict(dict.items(observation)), None)))
+            known = dict(dict.items(observation))
+            try:
+                data = _dumps(("act", (known, None)))
+            except ValueError:  # not plain data (a caller's own keys): the general exchange pickles it
+                return self._turn(pipe.message("act", (known, None)), timeout)
             framed = _pack(len(data) + 1) + b"m" + data
             self.sent_bytes += len(framed)
             fd = reader.fd
