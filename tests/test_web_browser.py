@@ -783,12 +783,15 @@ def test_a_hand_ends_in_a_panel_the_person_dismisses(person):
     page = me.page
 
     def through(ws) -> None:  # the states pass, with the person's side's score made negative
-        server = ws.connect_to_server()
+        server = ws.connect_to_server()  # and seat 1 shown holding one card: whether a seat holds
+        # exactly one at one of the person's turns depends on the deal, which is new each time
 
         def to_page(message: str | bytes) -> None:
             data = json.loads(message)
             if data.get("type") == "state":
                 data["observation"]["scores"][0] -= 1000
+                if data["observation"].get("hand_sizes"):
+                    data["observation"]["hand_sizes"][1] = 1
             ws.send(json.dumps(data))
         server.on_message(to_page)
         ws.on_message(lambda message: server.send(message))
