@@ -12,8 +12,8 @@ seating, made by :func:`make_rules` from the engine's own tables); this module o
 * :func:`trick_winner` and :func:`trick_points`: of a trick's cards under the state's contract;
 * :func:`playout`: the rest of the hand's card play from the state, with uniformly random (or a
   simple greedy policy's, with or without regard for a partner's trick) choices, as the plays made
-  (action ids the engine replays) and what the hand's scoring needs: tricks, card points and cards taken per seat, revokes and reneges, how it
-  ended; :func:`playouts` runs many of them at C speed;
+  (action ids the engine replays) and what the hand's scoring needs: tricks, card points and cards
+  taken per seat, revokes and reneges, how it ended; :func:`playouts` runs many of them at C speed;
 * :mod:`arena.fast.nodes`: the exact solver's positions (arena.solver), one play a C call.
 
 The pure-Python engines stay the rules of record: tests/test_fastpath.py and ``arena bench --only

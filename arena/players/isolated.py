@@ -56,8 +56,8 @@ _CONTEXT = _context()
 # A bot process needs nothing of the arena's main script: its target (pipe.serve) and arguments are
 # the arena's own. By default multiprocessing runs that script again in every child started from
 # the fork server (as ``__mp_main__``, for targets defined there), which was about half of a bot
-# process's start under the ``arena`` command (17 -> 8 ms; more under pytest or a script that imports
-# much) and ran the user's script beside a bot. So a launch leaves it out of what the child prepares
+# process's start under the ``arena`` command (15-18 -> 9.7 ms, docs/performance.md; more under
+# pytest or a script that imports much) and ran the user's script beside a bot. So a launch leaves it out of what the child prepares
 # from, unless the bot's factory is defined in that script (``__main__:...``).
 _launching = threading.local()
 _preparation_data = spawn.get_preparation_data
