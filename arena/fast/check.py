@@ -254,12 +254,15 @@ def _check_playout(name: str, state: Any, pos: fast.Position, seed: int, report:
     report.playouts += 1
     report.by_policy[POLICY_NAMES[policy]] += 1
     replay = state.clone()
+    trusted = state.clone()  # the search bot's replay: every play at once, unchecked
+    trusted.replay_ids(out.plays)
     results_before = len(replay.deal_results)
     done = len(state.tricks)
     for i, action in enumerate(out.plays):
         if len(replay.deal_results) > results_before:
             result = replay.deal_results[results_before]
             if name == "all_fours" and result["end"] == "won":
+                _compare_replays(replay, trusted, report, where)
                 return  # a revoke's point won the match mid-hand: the engine stopped, as it should
             report.miss(f"{where}: the engine's hand ended after {i} of the playout's {len(out.plays)} plays")
             return
@@ -271,6 +274,7 @@ def _check_playout(name: str, state: Any, pos: fast.Position, seed: int, report:
     if len(replay.deal_results) == results_before:
         report.miss(f"{where}: the playout's {len(out.plays)} plays did not end the engine's hand")
         return
+    _compare_replays(replay, trusted, report, where)
     result = replay.deal_results[results_before]
     if name == "all_fours" and result["end"] == "won" and out.events:
         return  # a revoke's point may have won the match at the trick's end
@@ -304,6 +308,13 @@ def _check_playout(name: str, state: Any, pos: fast.Position, seed: int, report:
             report.miss(f"{where}: playout reneges {reneges}, engine {result.get('reneges')}")
     if name == "five_hundred" and (out.end == 1) != bool(result["early_end"]):
         report.miss(f"{where}: playout end {out.end}, engine early_end {result['early_end']}")
+
+
+def _compare_replays(checked: Any, trusted: Any, report: Report, where: str) -> None:
+    """The playout replayed play by play with ``apply_id`` and at once with ``replay_ids`` must leave
+    the same match: the same actions recorded, hand results and scores."""
+    if (checked.deals, checked.deal_results, checked.scores()) != (trusted.deals, trusted.deal_results, trusted.scores()):
+        report.miss(f"{where}: replay_ids left another state than apply_id play by play")
 
 
 def game_action(state: Any, action: int) -> str:

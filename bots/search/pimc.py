@@ -269,10 +269,10 @@ class Searcher:
         compiled = self.fast
         while not state.is_over() and len(state.deal_results) == hands:
             if compiled and fast.supports(state):
-                # the rest of the card play in C; the engine replays it, so that it scores the hand
-                # (the rules of record) and anything after the card play goes on as before
-                for aid in fast.playout(state, self.rng.getrandbits(64), FAST_POLICY).plays:
-                    state.apply_id(aid)
+                # the rest of the card play in C; the engine replays it (unchecked: a private
+                # sample), so that it scores the hand (the rules of record) and anything after the
+                # card play goes on as before
+                state.replay_ids(fast.playout(state, self.rng.getrandbits(64), FAST_POLICY).plays)
                 compiled = False  # one playout reaches the hand's end (or leaves the card play)
                 self.stats.fast_playouts += 1
                 continue
