@@ -82,7 +82,7 @@ class Solver:
     """One solve: the root, its transposition table and its counters (nodes searched, table size)."""
 
     def __init__(self, state: GameState, seconds: float | None = None, *, margin: bool = False,
-                 use_fast: bool = True):
+                 use_fast: bool = True, compiled: bool = True):
         mover = check_solvable(state)
         self.root = state
         self.game = state.game
@@ -105,11 +105,24 @@ class Solver:
         self.fast = self.start is not None
         if self.start is None:
             self.start = state
+        # on the fast path, the whole search in C where the game's hand value allows (nodes.search_compiled)
+        self.compiled = compiled and self.fast
 
     def root_values(self) -> dict[int, float]:
         """Every legal move valued with a full window (exact values, not only the best one); a move
         equivalent to another (:func:`equivalent_groups`) gets the value of the first of its group."""
         state = self.start
+        if self.compiled:
+            seconds = None if self.deadline is None else self.deadline - time.perf_counter()
+            if seconds is not None and seconds <= 0:
+                raise SolveTimeout("solve: no time left to search")
+            found = nodes.search_compiled(state, self.allies, seconds, self.in_trick)
+            if found is not None:
+                values, self.nodes = found
+                if values is None:
+                    raise SolveTimeout(f"solve: no result within the limit ({self.nodes} positions searched)")
+                return values
+            self.compiled = False  # this game's value or rules: the search below, in Python
         seat = state.current_player()
         assert seat is not None  # checked in __init__
         moves = state.legal_action_ids()

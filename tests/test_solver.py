@@ -149,6 +149,55 @@ def test_the_fast_path_search_gives_the_engine_search_s_values(registry):
     assert misere >= 5, f"only {misere} misere positions in 40 seeds"
 
 
+COMPILED_CASES = [case for case in FAST_CASES if case[0] != "all_fours" and "illegal_play_mode" not in case[1]]
+
+
+@pytest.mark.skipif(not fast.available(), reason=f"no compiled fast path: {fast.why_unavailable()}")
+def test_the_compiled_search_gives_the_python_search_s_values(registry):
+    """Where the hand value reads one figure per seat (tricks: Five Hundred, Bid Euchre without
+    reneges; card points: 56) the whole search runs in C (arena/fast/_solve.h). It gives every move
+    the Python search's value, on positions one trick bigger than the brute force takes, misere
+    included, for the hand value and the margin; All Fours and reneging Bid Euchre stay in Python."""
+    differ, searched = [], 0
+    for name, options, left in COMPILED_CASES:
+        game = registry.game(name, options)
+        for seed in range(4):
+            state = position(game, 200 + seed, left + 1 if (name, options, left) in CASES else left)
+            for margin in (False, True):
+                compiled = Solver(state, margin=margin)
+                got = compiled.root_values()
+                assert compiled.compiled, f"{name} {options}: the search did not run in C"
+                want = Solver(state, margin=margin, compiled=False).root_values()
+                searched += compiled.nodes
+                if got != want:
+                    differ.append(f"{name} {options} seed {seed} margin {margin}: Python {want}, C {got}")
+    for seed in range(40):
+        state = steered_position(registry.game("five_hundred", {"players": 4}), seed, 5)
+        if state is not None and Solver(state).root_values() != Solver(state, compiled=False).root_values():
+            differ.append(f"five_hundred misere seed {seed}")
+    assert not differ, "\n".join(differ)
+    assert searched > 10_000
+    for name, options in (("all_fours", {}), ("bid_euchre", {"illegal_play_mode": "penalize"})):
+        solver = Solver(position(registry.game(name, options), 1, 3))
+        solver.root_values()
+        assert not solver.compiled, f"{name} {options}: its value reads more than the C search keeps"
+
+
+@pytest.mark.skipif(not fast.available(), reason=f"no compiled fast path: {fast.why_unavailable()}")
+def test_an_error_in_the_scoring_during_a_compiled_search_reaches_the_caller(registry):
+    from arena.fast import nodes
+    state = position(registry.game("fifty_six"), 5, 3)
+    root = nodes.root(state, 0)
+    assert root is not None
+
+    def broken(node: Any) -> float:
+        raise ZeroDivisionError("a scoring bug")
+
+    root.setup.value = broken
+    with pytest.raises(ZeroDivisionError, match="a scoring bug"):
+        nodes.search_compiled(root, state.allies(state.current_player()), None, 0)
+
+
 def steered_position(game: Any, seed: int, tricks_left: int) -> GameState | None:
     """A Five Hundred misere position with at most ``tricks_left`` cards a hand, the auctions steered
     to misere as the fast path's check steers them (arena.fast.check), or None in 60 deals."""
@@ -231,13 +280,19 @@ def test_a_time_limit_stops_a_long_solve(registry):
         solve(state, seconds=0.01)
 
 
-def test_a_key_without_the_trick_in_progress_is_caught(registry, monkeypatch):
+@pytest.fixture
+def python_search(monkeypatch):
+    """The solver's search in Python (the breakages below patch it), not the extension's."""
+    monkeypatch.setattr(solver_module.nodes, "search_compiled", lambda *args: None)
+
+
+def test_a_key_without_the_trick_in_progress_is_caught(registry, monkeypatch, python_search):
     monkeypatch.setattr(Solver, "key", lambda self, done, trick, seat: (done, (), seat))
     found = mismatches(registry, [("bid_euchre", {}, 3), ("fifty_six", {}, 3)], POSITIONS)
     assert found, "the brute-force comparison did not notice a transposition key without the trick"
 
 
-def test_a_side_playing_for_the_other_is_caught(registry, monkeypatch):
+def test_a_side_playing_for_the_other_is_caught(registry, monkeypatch, python_search):
     monkeypatch.setattr(Solver, "maximises", lambda self, seat: seat not in self.allies if seat % 2 else seat in self.allies)
     found = mismatches(registry, [("five_hundred", {}, 3), ("all_fours", {}, 3)], POSITIONS)
     assert found, "the brute-force comparison did not notice seats playing against their own side"
@@ -333,7 +388,7 @@ def test_equivalent_cards_are_merged_and_are_worth_the_same(registry, name):
     assert merged >= 3, f"{name}: only {merged} groups of equivalent cards in 60 positions"
 
 
-def test_a_pruning_blind_to_the_other_cards_is_caught(registry, monkeypatch):
+def test_a_pruning_blind_to_the_other_cards_is_caught(registry, monkeypatch, python_search):
     blind = solver_module.equivalent_groups
     monkeypatch.setattr(solver_module, "equivalent_groups",
                         lambda moves, ranks: blind(moves, None if ranks is None else (ranks[0], [])))

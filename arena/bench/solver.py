@@ -13,7 +13,10 @@ the contracts are whatever random bidding gives):
 Where the compiled fast path is built (arena.fast), the solver searches on it; ``last4`` is then
 solved a second time on the engine (``Solver(state, use_fast=False)``), giving
 ``last4.engine_median_ms`` and ``last4.fast_speedup`` (all the solves' time on the engine over
-that on the fast path, the same positions one after the other).
+that on the fast path, the same positions one after the other). Where the search itself runs in
+C (Five Hundred, 56, Bid Euchre: ``arena/fast/_solve.h``), ``last4`` is solved a third time with
+the search in Python on the fast path's positions (``Solver(state, compiled=False)``), giving
+``last4.python_median_ms`` and ``last4.compiled_speedup``.
 
 Each is reported as the median and the 99th percentile (with 40 positions that is near the slowest)
 of the solve times, in milliseconds. The figures are measured once (``--repeat`` does not apply: a
@@ -67,20 +70,25 @@ def positions(game: Any, count: int, tricks_left: int | None, seed: int = 0) -> 
     return found
 
 
-def solve_times(states: list["GameState"], cap: float | None, use_fast: bool = True) -> tuple[list[float], int]:
-    """(seconds of each solve that finished within ``cap``, how many did not); ``use_fast``: on the
-    compiled fast path where it is built (arena.fast), else on the engine."""
+def solve_times(states: list["GameState"], cap: float | None, use_fast: bool = True,
+                compiled: bool = True) -> tuple[list[float], int, int]:
+    """(seconds of each solve that finished within ``cap``, how many did not, how many searched in
+    C); ``use_fast``: on the compiled fast path where it is built (arena.fast), else on the engine;
+    ``compiled``: the search itself in C where the game allows."""
     times: list[float] = []
-    late = 0
+    late = in_c = 0
     for state in states:
         start = time.perf_counter()
+        solver = Solver(state, cap, use_fast=use_fast, compiled=compiled)
         try:
-            Solver(state, cap, use_fast=use_fast).root_values()
+            solver.root_values()
         except SolveTimeout:
             late += 1
             continue
+        finally:
+            in_c += solver.compiled
         times.append(time.perf_counter() - start)
-    return times, late
+    return times, late, in_c
 
 
 def p99(values: list[float]) -> float:
@@ -95,18 +103,24 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
         game = bench_game(registry, name)
         who = f"{game.title} ({game.players} players)"
         last4 = positions(game, count, 4)
-        times, _ = solve_times(last4, None)
+        times, _, in_c = solve_times(last4, None)
         figures.add(f"solver.{name}.last4.median_ms", 1000 * statistics.median(times), "ms",
                     f"{who}: solve(state) at the lead 4 tricks before the end, median of {len(times)} positions")
         figures.add(f"solver.{name}.last4.p99_ms", 1000 * p99(times), "ms",
                     f"{who}: the same, 99th percentile")
         if fast.available():  # the same positions searched on the engine (clone, apply_id), right after
-            engine, _ = solve_times(last4, None, use_fast=False)
+            engine, _, _ = solve_times(last4, None, use_fast=False)
             figures.add(f"solver.{name}.last4.engine_median_ms", 1000 * statistics.median(engine), "ms",
                         f"{who}: the same positions solved on the engine instead of the fast path, median")
             figures.ratio(f"solver.{name}.last4.fast_speedup", sum(engine), sum(times),
                           f"{who}: the time of all {len(times)} solves on the engine over that on the fast path")
-        times, late = solve_times(positions(game, deals, None), cap)
+        if in_c:  # the same positions with the search in Python on the fast path's positions
+            python, _, _ = solve_times(last4, None, compiled=False)
+            figures.add(f"solver.{name}.last4.python_median_ms", 1000 * statistics.median(python), "ms",
+                        f"{who}: the same positions with the search in Python (fast path positions), median")
+            figures.ratio(f"solver.{name}.last4.compiled_speedup", sum(python), sum(times),
+                          f"{who}: the time of all {len(times)} solves searched in Python over that searched in C")
+        times, late, _ = solve_times(positions(game, deals, None), cap)
         figures.add(f"solver.{name}.first_lead.finished", len(times), "solves",
                     f"{who}: whole-hand solves from the first lead that finished within {cap:g} s, of {deals}")
         if times:

@@ -1,6 +1,6 @@
 /* The compiled fast path of the card play (arena.fast, docs/fastpath.md): legal plays, trick
- * winners, trick points, one play at a time (step: the exact solver's positions) and whole
- * playouts of the rest of a hand, for every bundled game.
+ * winners, trick points, one play at a time (step: the exact solver's positions), whole
+ * playouts of the rest of a hand, for every bundled game, and the exact solver's search (_solve.h).
  *
  * Plain C against the CPython API, built by setuptools as an *optional* extension: where no
  * compiler exists the install goes on without it and arena.fast says so (available() is False).
@@ -655,6 +655,8 @@ static PyObject *py_step(PyObject *self, PyObject *args) {
     return result;
 }
 
+#include "_solve.h"
+
 static PyObject *py_popcount(PyObject *self, PyObject *arg) {
     unsigned long long v = PyLong_AsUnsignedLongLong(arg);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
@@ -677,6 +679,9 @@ static PyMethodDef methods[] = {
     {"step", py_step, METH_VARARGS,
      "step(rules, hands, turn, seats, cards, led, suits_led, move) -> "
      "(hands, turn, seats, cards, led, suits_led, trick or None, event or None)"},
+    {"solve", py_solve, METH_VARARGS,
+     "solve(rules, hands, turn, seats, cards, led, suits_led, reads_points, stop_seat, maximise, eff, power, "
+     "rank_points, rankable, low, leaf, seconds, depth) -> ({move id: value} or None out of time, positions)"},
     {"popcount", py_popcount, METH_O, "popcount(mask) -> the number of bits set"},
     {NULL, NULL, 0, NULL},
 };

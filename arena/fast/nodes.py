@@ -27,7 +27,7 @@ class Setup:
     def __init__(self, pos: fast.Position, eff: list[int], power: list[int], rank_points: list[int],
                  rankable: list[bool], ids: list[int], dup: bool, stop_seat: int,
                  value: Callable[["Node"], float], revokes_end: Callable[["Node"], float | None] | None = None,
-                 events: tuple[tuple[int, int, int], ...] = ()):
+                 events: tuple[tuple[int, int, int], ...] = (), reads: str | None = None):
         self.rules = pos.rules
         self.eff, self.power, self.rank_points, self.rankable, self.ids = eff, power, rank_points, rankable, ids
         self.low = LOW32 if dup else (1 << 64) - 1
@@ -35,8 +35,12 @@ class Setup:
         self.value = value  # the hand's value for the solver's side, at its end
         self.revokes_end = revokes_end  # All Fours: the value when a revoke ended the match in a trick, else None
         self.events = events  # revokes already made in the trick in progress (All Fours: penalized at its end)
+        # what ``value`` reads of a leaf node, where that is one figure per seat: "tricks" or "points"
+        # (then the search can run in C, search_compiled), else None
+        self.reads = reads
         self.step = fast._module().step
         self.legal = fast._module().legal
+        self.n = len(pos.hands)
 
 
 class Node:
@@ -136,3 +140,35 @@ def play_ids(pos: fast.Position, size: int) -> list[int]:
     return ids
 
 
+
+
+def search_compiled(node: Node, allies: frozenset[int], seconds: float | None, depth: int
+                    ) -> tuple[dict[int, float] | None, int] | None:
+    """The solve of ``node`` by the extension's own search (``_solve.h``: the same alpha-beta, table,
+    ordering and pruning as arena.solver's, in C): ({move id: value} or None when ``seconds``
+    passed first, positions searched). None where it cannot take the node: a leaf value that reads
+    more than one figure per seat (a game's setup says what it reads only where its rules report no
+    revoke or renege), rank tables out of its range."""
+    s = node.setup
+    if s.reads is None or s.revokes_end is not None or s.events or node.events:
+        return None
+    eff = [e if 0 <= e < 255 else 255 for e in s.eff]
+    shift = -min(s.power, default=0)
+    power = [p + shift for p in s.power]
+    if max(power, default=0) > 255 or min(s.rank_points, default=0) < 0 or max(s.rank_points, default=0) > 255:
+        return None
+    n, reads_points = s.n, s.reads == "points"
+    zeros = (0,) * n
+
+    def leaf(figures: tuple[int, ...]) -> float:
+        tricks, points = (zeros, figures) if reads_points else (figures, zeros)
+        return s.value(Node(s, node.hands, 0, b"", b"", -1, 0, tricks, points, zeros, (), 0))
+
+    def table(values: list[int]) -> bytes:
+        return bytes(values) + bytes(64 - len(values))
+
+    return fast._module().solve(  # type: ignore[no-any-return]
+        s.rules, node.hands, node.turn, node.seats, node.cards, node.led, node.suits_led, reads_points,
+        s.stop_seat, bytes(seat in allies for seat in range(n)), table(eff), table(power),
+        table(list(s.rank_points)), table([bool(r) for r in s.rankable]), s.low, leaf,
+        -1.0 if seconds is None else max(seconds, 1e-9), depth)

@@ -63,5 +63,6 @@ def setup(st: Any, pos: Position, side: int) -> Setup:
                                   [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]], count)
         return float(changes[side])
 
+    # without reneges (penalize off) the value reads the tricks alone: the search can run in C
     return Setup(pos, eff, power, [0] * len(eff), [True] * len(eff), play_ids(pos, len(eff)), True, -1,
-                 value)
+                 value, reads=None if g.penalize else "tricks")

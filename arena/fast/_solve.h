@@ -1,0 +1,417 @@
+/* The exact solver's search in C (arena.solver, docs/solver.md), included by _play.c.
+ *
+ * The same search as arena/solver.py's, on the same positions, without a Python object per
+ * position: fail-soft alpha-beta, the solver's side (the ``maximise`` seats) maximising and every
+ * other seat minimising, a transposition table of lower and upper bounds with the best move, the
+ * killer move of each depth tried next, and of the mover's cards that play alike (the engines'
+ * play_ranks, arena.solver.equivalent_groups) only the first in the legal order searched.
+ *
+ * It takes the games whose hand value reads only one figure per seat gathered since the root:
+ * tricks taken (Five Hundred, Bid Euchre) or card points taken (56), and whose rules report no
+ * revoke or renege (``penalize`` off): then a position is its hands, its trick, the seat to play,
+ * the suits led and that figure per seat, which is the table's key. The hand's value at a leaf is
+ * the game's own scoring, a Python call (``leaf(figures per seat)``), kept in a table of its own.
+ * tests/test_solver.py compares its values with the Python search's and with a brute force.
+ */
+
+#include <math.h>
+#include <time.h>
+
+#define SOLVE_MAX_ENTRIES (1u << 19)  /* 64 MiB of table at most: a sandboxed bot has 2 GiB */
+#define SOLVE_CLOCK_EVERY 512         /* nodes between looks at the clock, as arena/solver.py */
+#define SOLVE_DEPTHS 160
+
+typedef struct {  /* 104 bytes, no padding: compared and hashed whole */
+    uint64_t hands[MAXSEATS];
+    int16_t acc[MAXSEATS];  /* tricks or card points taken since the root, per seat */
+    uint8_t trick[MAXSEATS], seats[MAXSEATS];
+    int8_t nt, turn, led, unused;
+    uint32_t suits_led;
+} SPos;
+
+typedef struct {
+    SPos key;
+    double lower, upper;
+    int32_t best, used;
+} SEntry;
+
+typedef struct {
+    int16_t acc[MAXSEATS];
+    double value;
+    int used;
+} SLeaf;
+
+typedef struct {
+    const Rules *r;
+    int reads_points, stop_seat, players;
+    uint8_t maximise[MAXSEATS];
+    uint8_t eff[64], power[64], rank_points[64], rankable[64];
+    uint64_t low;
+    PyObject *leaf;
+    SEntry *table;
+    size_t cap, used;
+    SLeaf *leaves;
+    size_t leaf_cap, leaf_used;
+    int killers[SOLVE_DEPTHS];
+    long long nodes;
+    double deadline;  /* CLOCK_MONOTONIC seconds; 0: none */
+    int stop;         /* 1: out of time, 2: a Python error (set) */
+} Solve;
+
+static double monotonic_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint64_t hash_words(const uint64_t *w, size_t n) {
+    uint64_t h = 0x243F6A8885A308D3ULL;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= w[i] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+        h *= 0xBF58476D1CE4E5B9ULL;
+    }
+    return h ^ (h >> 31);
+}
+
+static uint64_t hash_pos(const SPos *p) {
+    return hash_words((const uint64_t *)p, sizeof(SPos) / 8);
+}
+
+static SEntry *table_find(Solve *s, const SPos *p) {
+    size_t i = (size_t)hash_pos(p) & (s->cap - 1);
+    while (s->table[i].used) {
+        if (memcmp(&s->table[i].key, p, sizeof(SPos)) == 0) return &s->table[i];
+        i = (i + 1) & (s->cap - 1);
+    }
+    return NULL;
+}
+
+/* Store bounds for ``p``; the table doubles at 2/3 full and stops taking new positions at its
+ * cap (the search stays exact: the table only saves work). Returns -1 out of memory. */
+static int table_store(Solve *s, const SPos *p, double lower, double upper, int best) {
+    size_t i;
+    if ((s->used + 1) * 3 > s->cap * 2) {
+        if (s->cap < SOLVE_MAX_ENTRIES) {
+            SEntry *old = s->table, *grown;
+            size_t old_cap = s->cap, k;
+            grown = (SEntry *)PyMem_Calloc(old_cap * 2, sizeof(SEntry));
+            if (grown == NULL) return -1;
+            s->table = grown;
+            s->cap = old_cap * 2;
+            for (k = 0; k < old_cap; k++) {
+                if (!old[k].used) continue;
+                i = (size_t)hash_pos(&old[k].key) & (s->cap - 1);
+                while (s->table[i].used) i = (i + 1) & (s->cap - 1);
+                s->table[i] = old[k];
+            }
+            PyMem_Free(old);
+        } else {
+            SEntry *e = table_find(s, p);
+            if (e != NULL) { e->lower = lower; e->upper = upper; e->best = best; }
+            return 0;
+        }
+    }
+    i = (size_t)hash_pos(p) & (s->cap - 1);
+    while (s->table[i].used) {
+        if (memcmp(&s->table[i].key, p, sizeof(SPos)) == 0) break;
+        i = (i + 1) & (s->cap - 1);
+    }
+    if (!s->table[i].used) s->used++;
+    s->table[i].key = *p;
+    s->table[i].lower = lower;
+    s->table[i].upper = upper;
+    s->table[i].best = best;
+    s->table[i].used = 1;
+    return 0;
+}
+
+/* The hand's value for these figures (the Python leaf, each distinct one asked once). */
+static double leaf_value(Solve *s, const int16_t *acc) {
+    uint64_t words[2];
+    size_t i;
+    PyObject *figures, *result;
+    double v;
+    memcpy(words, acc, sizeof(words));
+    i = (size_t)hash_words(words, 2) & (s->leaf_cap - 1);
+    while (s->leaves[i].used) {
+        if (memcmp(s->leaves[i].acc, acc, sizeof(s->leaves[i].acc)) == 0) return s->leaves[i].value;
+        i = (i + 1) & (s->leaf_cap - 1);
+    }
+    figures = PyTuple_New(s->players);
+    if (figures == NULL) { s->stop = 2; return 0.0; }
+    for (i = 0; i < (size_t)s->players; i++) PyTuple_SET_ITEM(figures, i, PyLong_FromLong(acc[i]));
+    result = PyObject_CallOneArg(s->leaf, figures);
+    Py_DECREF(figures);
+    if (result == NULL) { s->stop = 2; return 0.0; }
+    v = PyFloat_AsDouble(result);
+    Py_DECREF(result);
+    if (v == -1.0 && PyErr_Occurred()) { s->stop = 2; return 0.0; }
+    if ((s->leaf_used + 1) * 2 > s->leaf_cap) {  /* grow first, then insert */
+        SLeaf *old = s->leaves, *grown = (SLeaf *)PyMem_Calloc(s->leaf_cap * 2, sizeof(SLeaf));
+        size_t k, old_cap = s->leaf_cap;
+        if (grown == NULL) return v;  /* not kept: asked again next time */
+        s->leaves = grown;
+        s->leaf_cap *= 2;
+        for (k = 0; k < old_cap; k++) {
+            if (!old[k].used) continue;
+            memcpy(words, old[k].acc, sizeof(words));
+            i = (size_t)hash_words(words, 2) & (s->leaf_cap - 1);
+            while (s->leaves[i].used) i = (i + 1) & (s->leaf_cap - 1);
+            s->leaves[i] = old[k];
+        }
+        PyMem_Free(old);
+    }
+    memcpy(words, acc, sizeof(words));
+    i = (size_t)hash_words(words, 2) & (s->leaf_cap - 1);
+    while (s->leaves[i].used) i = (i + 1) & (s->leaf_cap - 1);
+    memcpy(s->leaves[i].acc, acc, sizeof(s->leaves[i].acc));
+    s->leaves[i].value = v;
+    s->leaves[i].used = 1;
+    s->leaf_used++;
+    return v;
+}
+
+/* Of the legal moves, the first (in their order) of each group of cards that play alike: the
+ * mover's rankable cards of one effective suit and equal rank points with no card of another
+ * seat or of the trick of that suit and a power between or equal to theirs (equivalent_groups).
+ * Writes the kept moves' indices to ``keep`` and returns their number; ``rep`` (if given) gets
+ * for every move the index of the kept move that stands for it. */
+static int representatives(const Solve *s, const SPos *p, const int *cards, const int *named, int n, int *keep,
+                           int *rep) {
+    uint64_t others[4][4] = {{0}};  /* per suit below 4, the powers held elsewhere (256 bits) */
+    int order[MAXMOVES], group[MAXMOVES], first[MAXMOVES], m = 0, i, j, seat, kept = 0;
+    uint64_t mine = p->hands[p->turn] & s->low;
+    for (i = 0; i < n; i++) {
+        group[i] = i;
+        if (named[i] < 0 && s->rankable[cards[i]] && (mine >> cards[i] & 1)) order[m++] = i;
+    }
+    if (m >= 2) {
+        for (seat = 0; seat < s->players; seat++) {
+            uint64_t h;
+            if (seat == p->turn) continue;
+            h = p->hands[seat] & s->low;
+            while (h) {
+                int c = lowest_bit(h), e = s->eff[c];
+                h &= h - 1;
+                if (e < 4) others[e][s->power[c] >> 6] |= 1ULL << (s->power[c] & 63);
+            }
+        }
+        for (i = 0; i < p->nt; i++) {
+            int c = p->trick[i], e = s->eff[c];
+            if (e < 4) others[e][s->power[c] >> 6] |= 1ULL << (s->power[c] & 63);
+        }
+        for (i = 1; i < m; i++) {  /* by (suit, power): an insertion sort of a dozen */
+            int x = order[i], cx = cards[x];
+            for (j = i - 1; j >= 0; j--) {
+                int cy = cards[order[j]];
+                if (s->eff[cy] < s->eff[cx] || (s->eff[cy] == s->eff[cx] && s->power[cy] <= s->power[cx])) break;
+                order[j + 1] = order[j];
+            }
+            order[j + 1] = x;
+        }
+        for (i = 1; i < m; i++) {  /* a run joins its predecessor's group */
+            int a = cards[order[i - 1]], b = cards[order[i]], e = s->eff[a], between = 0, q;
+            if (s->eff[b] != e || s->rank_points[a] != s->rank_points[b]) continue;
+            if (e < 4)
+                for (q = s->power[a]; q <= s->power[b] && !between; q++)
+                    between = (int)(others[e][q >> 6] >> (q & 63) & 1);
+            if (!between) group[order[i]] = group[order[i - 1]];
+        }
+    }
+    for (i = 0; i < n; i++) first[i] = -1;
+    for (i = 0; i < n; i++) {  /* a group's first member in the legal order stands for it */
+        int root = i;
+        while (group[root] != root) root = group[root];
+        if (first[root] < 0) {
+            first[root] = i;
+            keep[kept++] = i;
+        }
+        if (rep != NULL) rep[i] = first[root];
+    }
+    return kept;
+}
+
+static double solve_value(Solve *s, const SPos *p, int depth, double alpha, double beta);
+
+/* The value of playing (card, named) from ``p``: the child position's, or the hand's at its end. */
+static double solve_child(Solve *s, const SPos *p, int card, int named, int depth, double alpha, double beta) {
+    const Rules *r = s->r;
+    SPos c = *p;
+    int seat = c.turn, w, i;
+    if (c.nt == 0) {
+        c.led = (int8_t)(named >= 0 ? named : r->eff[card]);
+        if (c.led < 32) c.suits_led |= 1u << c.led;
+    }
+    c.hands[seat] = take(r, c.hands[seat], card);
+    c.trick[c.nt] = (uint8_t)card;
+    c.seats[c.nt] = (uint8_t)seat;
+    c.nt++;
+    if (c.nt < r->nactive) {
+        c.turn = (int8_t)r->next[seat];
+        return solve_value(s, &c, depth + 1, alpha, beta);
+    }
+    w = c.seats[winner(r, c.trick, c.nt)];
+    if (s->reads_points) {
+        for (i = 0; i < c.nt; i++) c.acc[w] = (int16_t)(c.acc[w] + r->points[c.trick[i]]);
+    } else {
+        c.acc[w]++;
+    }
+    memset(c.trick, 0, sizeof(c.trick));
+    memset(c.seats, 0, sizeof(c.seats));
+    c.nt = 0;
+    c.led = -1;
+    c.turn = (int8_t)w;
+    if (!c.hands[w] || w == s->stop_seat) return leaf_value(s, c.acc);
+    return solve_value(s, &c, depth + 1, alpha, beta);
+}
+
+static double solve_value(Solve *s, const SPos *p, int depth, double alpha, double beta) {
+    const Rules *r = s->r;
+    int cards[MAXMOVES], named[MAXMOVES], keep[MAXMOVES], ids[MAXMOVES];
+    int n, k, i, best_move = -1, killer, maximise, chosen;
+    double lower = -INFINITY, upper = INFINITY, best, low, high, v;
+    SEntry *e;
+    s->nodes++;
+    if (s->deadline > 0 && s->nodes % SOLVE_CLOCK_EVERY == 0 && monotonic_now() > s->deadline) {
+        s->stop = 1;
+        return 0.0;
+    }
+    e = table_find(s, p);
+    if (e != NULL) { lower = e->lower; upper = e->upper; best_move = e->best; }
+    if (lower >= beta || lower == upper) return lower;
+    if (upper <= alpha) return upper;
+    if (lower > alpha) alpha = lower;
+    if (upper < beta) beta = upper;
+    n = moves(r, p->hands[p->turn], p->led, p->trick, p->nt, p->suits_led, cards, named);
+    k = representatives(s, p, cards, named, n, keep, NULL);
+    for (i = 0; i < k; i++) ids[i] = move_id(r, cards[keep[i]], named[keep[i]]);
+    killer = depth < SOLVE_DEPTHS ? s->killers[depth] : -1;
+    /* first the move that was best here before, then the one that last cut off at this depth */
+    {
+        int front = 0, wanted[2] = {best_move, killer}, x;
+        for (x = 0; x < 2; x++) {
+            if (wanted[x] < 0) continue;
+            for (i = front; i < k; i++) {
+                if (ids[i] == wanted[x]) {
+                    int t = keep[i], tid = ids[i], j;
+                    for (j = i; j > front; j--) { keep[j] = keep[j - 1]; ids[j] = ids[j - 1]; }
+                    keep[front] = t;
+                    ids[front] = tid;
+                    front++;
+                    break;
+                }
+            }
+        }
+    }
+    maximise = s->maximise[p->turn];
+    best = maximise ? -INFINITY : INFINITY;
+    chosen = ids[0];
+    low = alpha;
+    high = beta;
+    for (i = 0; i < k; i++) {
+        v = solve_child(s, p, cards[keep[i]], named[keep[i]], depth, low, high);
+        if (s->stop) return 0.0;
+        if (maximise) {
+            if (v > best) { best = v; chosen = ids[i]; if (v > low) low = v; }
+        } else if (v < best) {
+            best = v; chosen = ids[i]; if (v < high) high = v;
+        }
+        if (low >= high) {
+            if (depth < SOLVE_DEPTHS) s->killers[depth] = ids[i];
+            break;
+        }
+    }
+    if (best <= alpha) upper = best;  /* failed low: at most best (the other bound stays) */
+    else if (best >= beta) lower = best;  /* failed high: at least best */
+    else lower = upper = best;
+    if (table_store(s, p, lower, upper, chosen) < 0) { PyErr_NoMemory(); s->stop = 2; return 0.0; }
+    return best;
+}
+
+/* solve(rules, hands, turn, seats, cards, led, suits_led, reads_points, stop_seat, maximise: bytes,
+ *       eff: bytes, power: bytes, rank_points: bytes, rankable: bytes, low, leaf, seconds, depth)
+ *   -> ({move id: value} or None when ``seconds`` (> 0) passed first, positions searched) */
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    Rules *r;
+    PyObject *hands, *seats, *cards, *maximise, *eff, *power, *rank_points, *rankable, *leaf, *values = NULL;
+    int turn, led, reads_points, stop_seat, depth, n, k, i;
+    unsigned int suits_led;
+    unsigned long long low;
+    double seconds;
+    int mcards[MAXMOVES], mnamed[MAXMOVES], keep[MAXMOVES], rep[MAXMOVES];
+    double found[MAXMOVES];
+    Position start;
+    SPos p;
+    Solve s;
+    if (!PyArg_ParseTuple(args, "O!OiSSiIiiSSSSSKOdi", &RulesType, &r, &hands, &turn, &seats, &cards, &led,
+                          &suits_led, &reads_points, &stop_seat, &maximise, &eff, &power, &rank_points, &rankable,
+                          &low, &leaf, &seconds, &depth))
+        return NULL;
+    if (r->penalize) {
+        PyErr_SetString(PyExc_ValueError, "solve: rules that report revokes or reneges are searched in Python");
+        return NULL;
+    }
+    if (read_position(r, hands, turn, seats, cards, led, suits_led, &start) < 0) return NULL;
+    memset(&s, 0, sizeof(s));
+    if (PyBytes_GET_SIZE(maximise) != r->players) {
+        PyErr_SetString(PyExc_ValueError, "solve: maximise must hold one flag per seat");
+        return NULL;
+    }
+    memcpy(s.maximise, PyBytes_AS_STRING(maximise), (size_t)r->players);
+    if (read_bytes(eff, s.eff, 64, "eff") < 0 || read_bytes(power, s.power, 64, "power") < 0 ||
+        read_bytes(rank_points, s.rank_points, 64, "rank_points") < 0 ||
+        read_bytes(rankable, s.rankable, 64, "rankable") < 0)
+        return NULL;
+    s.r = r;
+    s.reads_points = reads_points;
+    s.stop_seat = stop_seat;
+    s.players = r->players;
+    s.low = (uint64_t)low;
+    s.leaf = leaf;
+    s.deadline = seconds > 0 ? monotonic_now() + seconds : 0.0;
+    for (i = 0; i < SOLVE_DEPTHS; i++) s.killers[i] = -1;
+    s.cap = 4096;
+    s.leaf_cap = 64;
+    s.table = (SEntry *)PyMem_Calloc(s.cap, sizeof(SEntry));
+    s.leaves = (SLeaf *)PyMem_Calloc(s.leaf_cap, sizeof(SLeaf));
+    if (s.table == NULL || s.leaves == NULL) { PyErr_NoMemory(); goto done; }
+    memset(&p, 0, sizeof(p));
+    memcpy(p.hands, start.hands, sizeof(p.hands));
+    memcpy(p.trick, start.trick, (size_t)start.nt);
+    memcpy(p.seats, start.seats, (size_t)start.nt);
+    p.nt = (int8_t)start.nt;
+    p.turn = (int8_t)start.turn;
+    p.led = (int8_t)start.led;
+    p.suits_led = start.suits_led;
+    n = moves(r, p.hands[p.turn], p.led, p.trick, p.nt, p.suits_led, mcards, mnamed);
+    k = representatives(&s, &p, mcards, mnamed, n, keep, rep);
+    for (i = 0; i < k; i++) {  /* each kept move with a full window: exact values */
+        found[keep[i]] = solve_child(&s, &p, mcards[keep[i]], mnamed[keep[i]], depth, -INFINITY, INFINITY);
+        if (s.stop) break;
+    }
+    if (s.stop == 2) goto done;
+    if (s.stop == 1) {
+        values = Py_None;
+        Py_INCREF(values);
+        goto done;
+    }
+    values = PyDict_New();
+    if (values == NULL) goto done;
+    for (i = 0; i < n; i++) {  /* a move left out takes the value of the move that stood for it */
+        PyObject *key = PyLong_FromLong(move_id(r, mcards[i], mnamed[i])), *val = PyFloat_FromDouble(found[rep[i]]);
+        if (key == NULL || val == NULL || PyDict_SetItem(values, key, val) < 0) {
+            Py_XDECREF(key);
+            Py_XDECREF(val);
+            Py_CLEAR(values);
+            goto done;
+        }
+        Py_DECREF(key);
+        Py_DECREF(val);
+    }
+done:
+    PyMem_Free(s.table);
+    PyMem_Free(s.leaves);
+    if (values == NULL) return NULL;
+    return Py_BuildValue("(NL)", values, s.nodes);
+}
