@@ -10,6 +10,7 @@ import math
 import random
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -278,6 +279,33 @@ def test_a_time_limit_stops_a_long_solve(registry):
     state = position(registry.game("five_hundred"), 3, 10)
     with pytest.raises(SolveTimeout, match="no result within the limit"):
         solve(state, seconds=0.01)
+
+
+INTERRUPTED = """
+import random
+from arena.players.hosts import BotTimeout, call_with_deadline
+from arena.plugins import get_registry
+from arena.solver import Solver
+game = get_registry().game("five_hundred")
+state, rng = game.new_match(seed=3), random.Random(3)
+while game.page()["phases"][state.phase] != "play":
+    state.apply_id(rng.choice(state.legal_action_ids()))
+solver = Solver(state)  # the whole hand from the first lead: far more than a second
+try:
+    call_with_deadline(solver.root_values, 0.3)
+except BotTimeout as exc:
+    print("interrupted", solver.compiled, exc)
+"""
+
+
+@pytest.mark.skipif(not fast.available(), reason=f"no compiled fast path: {fast.why_unavailable()}")
+def test_an_in_process_deadline_interrupts_a_solve_without_a_limit():
+    """A bot in the arena's process that solves without ``seconds`` is still stopped at its
+    deadline (SIGALRM): the C search lets signal handlers run every 512 positions. (Without that
+    they ran only at the leaves' Python calls, new leaves being rarer as the search goes: 0.4-0.9 s
+    late at a 2 s deadline against 0.06 s, measured; this guards the interruption itself.)"""
+    out = subprocess.run([sys.executable, "-c", INTERRUPTED], capture_output=True, text=True, timeout=60)
+    assert out.stdout.startswith("interrupted True"), out.stdout + out.stderr
 
 
 @pytest.fixture

@@ -273,9 +273,17 @@ static double solve_value(Solve *s, const SPos *p, int depth, double alpha, doub
     double lower = -INFINITY, upper = INFINITY, best, low, high, v;
     SEntry *e;
     s->nodes++;
-    if (s->deadline > 0 && s->nodes % SOLVE_CLOCK_EVERY == 0 && monotonic_now() > s->deadline) {
-        s->stop = 1;
-        return 0.0;
+    if (s->nodes % SOLVE_CLOCK_EVERY == 0) {
+        if (s->deadline > 0 && monotonic_now() > s->deadline) {
+            s->stop = 1;
+            return 0.0;
+        }
+        /* a signal's Python handler runs here (Ctrl-C; the in-process host's SIGALRM deadline),
+         * and what it raises ends the search */
+        if (PyErr_CheckSignals() < 0) {
+            s->stop = 2;
+            return 0.0;
+        }
     }
     e = table_find(s, p);
     if (e != NULL) { lower = e->lower; upper = e->upper; best_move = e->best; }
@@ -284,6 +292,11 @@ static double solve_value(Solve *s, const SPos *p, int depth, double alpha, doub
     if (lower > alpha) alpha = lower;
     if (upper < beta) beta = upper;
     n = moves(r, p->hands[p->turn], p->led, p->trick, p->nt, p->suits_led, cards, named);
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "solve: a seat to play holds no card: not a position of the card play");
+        s->stop = 2;
+        return 0.0;
+    }
     k = representatives(s, p, cards, named, n, keep, NULL);
     for (i = 0; i < k; i++) ids[i] = move_id(r, cards[keep[i]], named[keep[i]]);
     killer = depth < SOLVE_DEPTHS ? s->killers[depth] : -1;
@@ -385,6 +398,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     p.led = (int8_t)start.led;
     p.suits_led = start.suits_led;
     n = moves(r, p.hands[p.turn], p.led, p.trick, p.nt, p.suits_led, mcards, mnamed);
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "solve: the seat to play holds no card: not a position of the card play");
+        goto done;
+    }
     k = representatives(&s, &p, mcards, mnamed, n, keep, rep);
     for (i = 0; i < k; i++) {  /* each kept move with a full window: exact values */
         found[keep[i]] = solve_child(&s, &p, mcards[keep[i]], mnamed[keep[i]], depth, -INFINITY, INFINITY);
