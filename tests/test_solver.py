@@ -185,6 +185,26 @@ def test_the_compiled_search_gives_the_python_search_s_values(registry):
 
 
 @pytest.mark.skipif(not fast.available(), reason=f"no compiled fast path: {fast.why_unavailable()}")
+def test_a_full_table_replaces_positions_and_the_values_stay_exact(registry):
+    """The C search's table has a cap (2^19 positions by default); full, it replaces the position
+    with the fewest cards left near the slot. With a cap of 1,024 it fills early, and every value
+    is still the one of a table that never fills (itself the Python search's, above)."""
+    from arena.fast import nodes
+    replaced = 0
+    for name, left in (("five_hundred", 6), ("fifty_six", 5), ("bid_euchre", 6)):
+        for seed in range(4):
+            state = position(registry.game(name), 40 + seed, left)
+            seat = state.current_player()
+            root = nodes.root(state, state.game.side_of(seat))
+            small = nodes.search_compiled(root, state.allies(seat), None, 0, table_entries=1024)
+            whole = nodes.search_compiled(root, state.allies(seat), None, 0)
+            assert small is not None and whole is not None
+            assert small[0] == whole[0], (name, seed)
+            replaced += small[1] > whole[1]  # a small table searches positions again
+    assert replaced >= 6
+
+
+@pytest.mark.skipif(not fast.available(), reason=f"no compiled fast path: {fast.why_unavailable()}")
 def test_an_error_in_the_scoring_during_a_compiled_search_reaches_the_caller(registry):
     from arena.fast import nodes
     state = position(registry.game("fifty_six"), 5, 3)

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <time.h>
 
-#define SOLVE_MAX_ENTRIES (1u << 19)  /* 64 MiB of table at most: a sandboxed bot has 2 GiB */
+#define SOLVE_MAX_ENTRIES (1u << 19)  /* 64 MiB of table at most by default: a sandboxed bot has 2 GiB */
 #define SOLVE_CLOCK_EVERY 512         /* nodes between looks at the clock, as arena/solver.py */
 #define SOLVE_DEPTHS 160
 
@@ -32,7 +32,8 @@ typedef struct {  /* 104 bytes, no padding: compared and hashed whole */
 typedef struct {
     SPos key;
     double lower, upper;
-    int32_t best, used;
+    int32_t best;
+    int16_t used, work;  /* work: the cards left in the hands, what a full table evicts by (the fewest) */
 } SEntry;
 
 typedef struct {
@@ -49,7 +50,7 @@ typedef struct {
     uint64_t low;
     PyObject *leaf;
     SEntry *table;
-    size_t cap, used;
+    size_t cap, used, max_cap;
     SLeaf *leaves;
     size_t leaf_cap, leaf_used;
     int killers[SOLVE_DEPTHS];
@@ -87,42 +88,55 @@ static SEntry *table_find(Solve *s, const SPos *p) {
     return NULL;
 }
 
-/* Store bounds for ``p``; the table doubles at 2/3 full and stops taking new positions at its
- * cap (the search stays exact: the table only saves work). Returns -1 out of memory. */
+static int cards_left(const Solve *s, const SPos *p) {
+    int seat, n = 0;
+    for (seat = 0; seat < s->players; seat++) n += popcount64(p->hands[seat]);
+    return n;
+}
+
+/* Store bounds for ``p``. The table doubles at 2/3 full up to its cap; a full table replaces,
+ * among the first SOLVE_PROBES positions of the slot's run, the one with the fewest cards left
+ * (the least work to search again). The search stays exact: the table only saves work. Returns -1
+ * out of memory. */
+#define SOLVE_PROBES 8
 static int table_store(Solve *s, const SPos *p, double lower, double upper, int best) {
-    size_t i;
-    if ((s->used + 1) * 3 > s->cap * 2) {
-        if (s->cap < SOLVE_MAX_ENTRIES) {
-            SEntry *old = s->table, *grown;
-            size_t old_cap = s->cap, k;
-            grown = (SEntry *)PyMem_Calloc(old_cap * 2, sizeof(SEntry));
-            if (grown == NULL) return -1;
-            s->table = grown;
-            s->cap = old_cap * 2;
-            for (k = 0; k < old_cap; k++) {
-                if (!old[k].used) continue;
-                i = (size_t)hash_pos(&old[k].key) & (s->cap - 1);
-                while (s->table[i].used) i = (i + 1) & (s->cap - 1);
-                s->table[i] = old[k];
-            }
-            PyMem_Free(old);
-        } else {
-            SEntry *e = table_find(s, p);
-            if (e != NULL) { e->lower = lower; e->upper = upper; e->best = best; }
-            return 0;
+    size_t i, victim;
+    int step;
+    SEntry *slot;
+    if ((s->used + 1) * 3 > s->cap * 2 && s->cap < s->max_cap) {
+        SEntry *old = s->table, *grown;
+        size_t old_cap = s->cap, k;
+        grown = (SEntry *)PyMem_Calloc(old_cap * 2, sizeof(SEntry));
+        if (grown == NULL) return -1;
+        s->table = grown;
+        s->cap = old_cap * 2;
+        for (k = 0; k < old_cap; k++) {
+            if (!old[k].used) continue;
+            i = (size_t)hash_pos(&old[k].key) & (s->cap - 1);
+            while (s->table[i].used) i = (i + 1) & (s->cap - 1);
+            s->table[i] = old[k];
         }
+        PyMem_Free(old);
     }
     i = (size_t)hash_pos(p) & (s->cap - 1);
-    while (s->table[i].used) {
+    victim = i;
+    for (step = 0; s->table[i].used; step++, i = (i + 1) & (s->cap - 1)) {
         if (memcmp(&s->table[i].key, p, sizeof(SPos)) == 0) break;
-        i = (i + 1) & (s->cap - 1);
+        if (step < SOLVE_PROBES && s->table[i].work < s->table[victim].work) victim = i;
     }
-    if (!s->table[i].used) s->used++;
-    s->table[i].key = *p;
-    s->table[i].lower = lower;
-    s->table[i].upper = upper;
-    s->table[i].best = best;
-    s->table[i].used = 1;
+    slot = &s->table[i];
+    if (!slot->used) {
+        if ((s->used + 1) * 3 <= s->cap * 2) s->used++;
+        else if (s->table[victim].used) slot = &s->table[victim];  /* full: replace rather than add */
+        else if ((s->used + 1) * 10 <= s->cap * 9) s->used++;  /* an empty run: add, up to 9/10 full */
+        else return 0;
+    }
+    slot->key = *p;
+    slot->lower = lower;
+    slot->upper = upper;
+    slot->best = best;
+    slot->used = 1;
+    slot->work = (int16_t)cards_left(s, p);
     return 0;
 }
 
@@ -343,8 +357,10 @@ static double solve_value(Solve *s, const SPos *p, int depth, double alpha, doub
 }
 
 /* solve(rules, hands, turn, seats, cards, led, suits_led, reads_points, stop_seat, maximise: bytes,
- *       eff: bytes, power: bytes, rank_points: bytes, rankable: bytes, low, leaf, seconds, depth)
- *   -> ({move id: value} or None when ``seconds`` (> 0) passed first, positions searched) */
+ *       eff: bytes, power: bytes, rank_points: bytes, rankable: bytes, low, leaf, seconds, depth,
+ *       table_entries = SOLVE_MAX_ENTRIES)
+ *   -> ({move id: value} or None when ``seconds`` (> 0) passed first, positions searched)
+ * ``table_entries``: the table's cap (rounded up to a power of two, at least 16). */
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     Rules *r;
     PyObject *hands, *seats, *cards, *maximise, *eff, *power, *rank_points, *rankable, *leaf, *values = NULL;
@@ -352,14 +368,15 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     unsigned int suits_led;
     unsigned long long low;
     double seconds;
+    unsigned int table_entries = SOLVE_MAX_ENTRIES;
     int mcards[MAXMOVES], mnamed[MAXMOVES], keep[MAXMOVES], rep[MAXMOVES];
     double found[MAXMOVES];
     Position start;
     SPos p;
     Solve s;
-    if (!PyArg_ParseTuple(args, "O!OiSSiIiiSSSSSKOdi", &RulesType, &r, &hands, &turn, &seats, &cards, &led,
+    if (!PyArg_ParseTuple(args, "O!OiSSiIiiSSSSSKOdi|I", &RulesType, &r, &hands, &turn, &seats, &cards, &led,
                           &suits_led, &reads_points, &stop_seat, &maximise, &eff, &power, &rank_points, &rankable,
-                          &low, &leaf, &seconds, &depth))
+                          &low, &leaf, &seconds, &depth, &table_entries))
         return NULL;
     if (r->penalize) {
         PyErr_SetString(PyExc_ValueError, "solve: rules that report revokes or reneges are searched in Python");
@@ -384,7 +401,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.leaf = leaf;
     s.deadline = seconds > 0 ? monotonic_now() + seconds : 0.0;
     for (i = 0; i < SOLVE_DEPTHS; i++) s.killers[i] = -1;
-    s.cap = 4096;
+    s.max_cap = 16;
+    while (s.max_cap < table_entries && s.max_cap < (1u << 30)) s.max_cap *= 2;
+    s.cap = s.max_cap < 4096 ? s.max_cap : 4096;
     s.leaf_cap = 64;
     s.table = (SEntry *)PyMem_Calloc(s.cap, sizeof(SEntry));
     s.leaves = (SLeaf *)PyMem_Calloc(s.leaf_cap, sizeof(SLeaf));

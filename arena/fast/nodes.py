@@ -142,11 +142,12 @@ def play_ids(pos: fast.Position, size: int) -> list[int]:
 
 
 
-def search_compiled(node: Node, allies: frozenset[int], seconds: float | None, depth: int
-                    ) -> tuple[dict[int, float] | None, int] | None:
+def search_compiled(node: Node, allies: frozenset[int], seconds: float | None, depth: int,
+                    table_entries: int | None = None) -> tuple[dict[int, float] | None, int] | None:
     """The solve of ``node`` by the extension's own search (``_solve.h``: the same alpha-beta, table,
     ordering and pruning as arena.solver's, in C): ({move id: value} or None when ``seconds``
-    passed first, positions searched). None where it cannot take the node: a leaf value that reads
+    passed first, positions searched); ``table_entries``: the cap of its position table (default
+    2^19, 64 MiB; full, it replaces). None where it cannot take the node: a leaf value that reads
     more than one figure per seat (a game's setup says what it reads only where its rules report no
     revoke or renege), rank tables out of its range."""
     s = node.setup
@@ -171,4 +172,4 @@ def search_compiled(node: Node, allies: frozenset[int], seconds: float | None, d
         s.rules, node.hands, node.turn, node.seats, node.cards, node.led, node.suits_led, reads_points,
         s.stop_seat, bytes(seat in allies for seat in range(n)), table(eff), table(power),
         table(list(s.rank_points)), table([bool(r) for r in s.rankable]), s.low, leaf,
-        -1.0 if seconds is None else max(seconds, 1e-9), depth)
+        -1.0 if seconds is None else max(seconds, 1e-9), depth, *(() if table_entries is None else (table_entries,)))
