@@ -115,13 +115,13 @@ class Solver:
         if self.compiled:
             seconds = None if self.deadline is None else self.deadline - time.perf_counter()
             if seconds is not None and seconds <= 0:
-                raise SolveTimeout("solve: no time left to search")
+                raise SolveTimeout("solve: no result within the limit (0 positions searched)")
             found = nodes.search_compiled(state, self.allies, seconds, self.in_trick)
             if found is not None:
-                values, self.nodes = found
-                if values is None:
+                solved, self.nodes = found
+                if solved is None:
                     raise SolveTimeout(f"solve: no result within the limit ({self.nodes} positions searched)")
-                return values
+                return solved
             self.compiled = False  # this game's value or rules: the search below, in Python
         seat = state.current_player()
         assert seat is not None  # checked in __init__

@@ -140,8 +140,6 @@ def play_ids(pos: fast.Position, size: int) -> list[int]:
     return ids
 
 
-
-
 def search_compiled(node: Node, allies: frozenset[int], seconds: float | None, depth: int,
                     table_entries: int | None = None) -> tuple[dict[int, float] | None, int] | None:
     """The solve of ``node`` by the extension's own search (``_solve.h``: the same alpha-beta, table,
@@ -168,7 +166,7 @@ def search_compiled(node: Node, allies: frozenset[int], seconds: float | None, d
     def table(values: list[int]) -> bytes:
         return bytes(values) + bytes(64 - len(values))
 
-    return fast._module().solve(  # type: ignore[no-any-return]
+    return fast._module().solve(
         s.rules, node.hands, node.turn, node.seats, node.cards, node.led, node.suits_led, reads_points,
         s.stop_seat, bytes(seat in allies for seat in range(n)), table(eff), table(power),
         table(list(s.rank_points)), table([bool(r) for r in s.rankable]), s.low, leaf,
