@@ -499,7 +499,7 @@ class GameState(abc.ABC):
         """Apply action ids already known to be legal, in order, without checking each: for a
         private copy only, such as a search bot's sample replaying the compiled fast path's playout
         (whose plays tests/test_fastpath.py checks against this engine). A wrong id is not caught
-        here. Each ``apply_id`` would work out the legal ids first; in 56 that is a quarter of a
+        here. Each ``apply_id`` would work out the legal ids first; in 56 that was a third of a
         fast rollout. The record is kept as ``apply_id`` keeps it. It stops where the hand ends
         before the ids do (All Fours: a revoke's point that wins the match mid-hand)."""
         results = self.deal_results
