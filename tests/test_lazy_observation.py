@@ -69,12 +69,10 @@ def test_a_kept_observation_shows_the_state_of_its_decision(registry):
     game = registry.game("bid_euchre", {"max_hands": 2})
     truth: list[str] = []
 
-    class Truth(Referee):
-        def _decide(self):
-            state = self.state
-            if len(state.legal_action_ids()) > 1:
-                truth.append(json.dumps(state.observation(state.current_player())))
-            super()._decide()
+    def record_truth(state, seat, action, elapsed):  # the observation each asked decision was made from
+        if elapsed is not None:
+            truth.append(json.dumps(before.observation(seat)))
+        before.apply(action)
 
     class Keeper(RandomBot):
         def __init__(self, seed, kept):
@@ -87,7 +85,9 @@ def test_a_kept_observation_shows_the_state_of_its_decision(registry):
 
     kept: list = []
     hosts = [InProcessHost(Keeper(seat, kept)) for seat in range(4)]
-    Truth(game, hosts, ["k"] * 4, seed=4, time_control=TimeControl(5.0)).play()
+    referee = Referee(game, hosts, ["k"] * 4, seed=4, time_control=TimeControl(5.0), on_action=record_truth)
+    before = referee.state.clone()  # the state one action behind the referee's
+    referee.play()
     assert len(kept) == len(truth) > 20
     for observation, expected in zip(kept, truth):
         assert json.dumps({k: v for k, v in observation.items() if k not in CLOCK}) == expected

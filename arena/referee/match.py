@@ -112,14 +112,18 @@ class Referee:
 
     def _play(self) -> MatchResult:
         state = self.state
-        for seat, host in enumerate(self.hosts):
+        for index, host in enumerate(self.hosts):
             if "start_match" in getattr(host, "ignored", ()):  # the player has no start_match
                 continue
-            if not self._notify(seat, "start", None):
+            if not self._notify(index, "start", None):
                 return self._finish()
         announced = 0
         results = state.deal_results
-        decide = self._decide
+        # The decisions, written flat: what this loop looks up or calls is paid once a decision,
+        # and several times its warm price after the switch back from an isolated bot's process.
+        # Anything but a legal answer in time is handed to _answered or _fault.
+        hosts, clocks, names, exact_ids, times = self.hosts, self.clocks, self._names, self._exact_ids, self.times
+        ask_forced, on_action, per_decision, time_left = self.ask_forced, self.on_action, self._per_decision, self._time_left
         while True:
             while announced < len(results):  # tell everyone each hand's result
                 if not self._end_hand(announced):
@@ -127,65 +131,64 @@ class Referee:
                 announced += 1
             if state.is_over():
                 break
-            decide()
-            if self.termination.how == "forfeit":
+            seat = state.current_player()
+            assert seat is not None
+            legal_ids = state.legal_action_ids()
+            if len(legal_ids) == 1 and not (ask_forced(seat) if callable(ask_forced) else ask_forced):
+                times.append(None)  # forced: applied without asking
+                state.apply_id(legal_ids[0])
+                if on_action is not None:
+                    on_action(state, seat, self.game.action_string(legal_ids[0]), None)
+                continue
+            legal = [names[i] for i in legal_ids]  # state.legal_actions(), without asking the state again
+            clock = clocks[seat]
+            bank = clock.bank
+            if bank is None:
+                allowed = per_decision
+                observation = LazyObservation(legal_actions=legal, time_left=time_left, bank_left=None)
+            else:
+                allowed = clock.allowed()
+                observation = LazyObservation(legal_actions=legal, time_left=_round6(allowed), bank_left=_round6(bank))
+            attach(observation, state, seat)  # the rest is built when the bot first reads more
+            try:
+                try:
+                    answer, elapsed = hosts[seat].decide(observation, allowed)
+                finally:
+                    if getrefcount(observation) > 2 and not observation.built:  # the cheaper test first
+                        observation.settle()  # the bot kept it: fix it to this decision's state
+                    del observation
+            except BotTimeout as exc:
+                clock.charge(exc.elapsed)
+                if not self._fault(seat, FaultKind.TIMEOUT, str(exc), elapsed=exc.elapsed):
+                    return self._finish()
+                continue
+            except BotCrash as exc:
+                if not self._fault(seat, FaultKind.CRASH, str(exc)):
+                    return self._finish()
+                continue
+            clock.charge(elapsed)
+            if type(answer) is str:  # the usual answer: a legal action string, written canonically
+                action_id = exact_ids.get(answer)
+                if action_id is not None and action_id in legal_ids:
+                    times.append(_round6(elapsed))
+                    state.apply_id(action_id)
+                    if on_action is not None:
+                        on_action(state, seat, answer, elapsed)
+                    continue
+            if not self._answered(seat, answer, elapsed):
                 return self._finish()
         if state.unfinished:
             self.termination = Termination("unfinished")
         return self._finish()
 
-    def _decide(self) -> None:
-        """One decision: ask the seat to act (unless its action is forced), judge it, apply it."""
-        state = self.state
-        seat = state.current_player()
-        assert seat is not None
-        legal_ids = state.legal_action_ids()
-        if len(legal_ids) == 1 and not (self.ask_forced(seat) if callable(self.ask_forced) else self.ask_forced):
-            self.times.append(None)
-            state.apply_id(legal_ids[0])
-            if self.on_action is not None:
-                self.on_action(state, seat, self.game.action_string(legal_ids[0]), None)
-            return
-        names = self._names
-        legal = [names[i] for i in legal_ids]  # state.legal_actions(), without asking the state again
-        clock = self.clocks[seat]
-        bank = clock.bank
-        if bank is None:
-            allowed = self._per_decision
-            observation = LazyObservation(legal_actions=legal, time_left=self._time_left, bank_left=None)
-        else:
-            allowed = clock.allowed()
-            observation = LazyObservation(legal_actions=legal, time_left=_round6(allowed), bank_left=_round6(bank))
-        attach(observation, state, seat)  # the rest is built when the bot first reads more
-        answer: Any = None
-        try:
-            try:
-                answer, elapsed = self.hosts[seat].decide(observation, allowed)
-            finally:
-                if getrefcount(observation) > 2 and not observation.built:  # the cheaper test first
-                    observation.settle()  # the bot kept it: fix it to this decision's state
-                del observation
-        except BotTimeout as exc:
-            clock.charge(exc.elapsed)
-            self._fault(seat, FaultKind.TIMEOUT, str(exc), elapsed=exc.elapsed)
-            return
-        except BotCrash as exc:
-            self._fault(seat, FaultKind.CRASH, str(exc))
-            return
-        clock.charge(elapsed)
-        if type(answer) is str:  # the usual answer: a legal action string, written canonically
-            action_id = self._exact_ids.get(answer)
-            if action_id is not None and action_id in legal_ids:
-                self.times.append(_round6(elapsed))
-                state.apply_id(action_id)
-                if self.on_action is not None:
-                    self.on_action(state, seat, answer, elapsed)
-                return
+    def _answered(self, seat: int, answer: Any, elapsed: float) -> bool:
+        """Any answer but a canonical legal string: judge it, then apply it or the fault policy
+        (False: the match was forfeited)."""
         kind, message = self._judge(answer)
         if kind is not None:
-            self._fault(seat, kind, message, answer=answer, elapsed=elapsed)
-            return
+            return self._fault(seat, kind, message, answer=answer, elapsed=elapsed)
         self._apply(seat, answer, elapsed)
+        return True
 
     def _judge(self, answer: Any) -> tuple[FaultKind | None, str]:
         if not isinstance(answer, str) or not answer.strip():
