@@ -397,11 +397,13 @@ class ProcessHost(Host):
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
         reader = self.reader
         if (reader is not None and type(observation) is LazyObservation and not self.reads and not reader.buffer
-                and not observation.built and not self.launched.pauses):  # type: ignore[union-attr]
+                and not self.launched.pauses):  # type: ignore[union-attr]
             # The usual decision, written flat: a bot that reads only the referee's keys, a running
             # process, an answer string in one read. Each Python call between the system calls costs
             # several times its warm price after the switch from the bot's process, so this is one
             # function; anything else is handed to the general exchange where it stands (_complete).
+            # (An observation a caller has built already goes whole, as ``known``: its process
+            # never needs to ask for the rest.)
             known = dict(dict.items(observation))
             try:
                 data = _dumps(("act", (known, None)))

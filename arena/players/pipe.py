@@ -17,6 +17,7 @@ import math
 import os
 import pickle
 import select
+import socket
 import struct
 import sys
 import time
@@ -78,9 +79,13 @@ def write(fd: int, data: bytes) -> None:
     framed = frame(data)
     written = os.write(fd, framed)  # all of it, but for a long message on a full pipe
     if written < len(framed):
-        view = memoryview(framed)[written:]
-        while view:
-            view = view[os.write(fd, view):]
+        _write_rest(fd, framed, written)
+
+
+def _write_rest(fd: int, framed: bytes, written: int) -> None:
+    view = memoryview(framed)[written:]
+    while view:
+        view = view[os.write(fd, view):]
 
 
 class Oversized(Exception):
@@ -221,16 +226,61 @@ def serve(conn: Any, path: str, settings: Mapping[str, Any], seed: int, cpus: An
         return
     warm_up()
     write(fd, b"r" + json.dumps({"ignores": sorted(ignored_calls(player))}).encode("utf-8"))
+    _answer(fd, player)
+
+
+def _answer(fd: int, player: Player) -> None:
+    """:func:`serve`'s loop: one message at a time until told to close.
+
+    The usual decision is written flat, as the arena's end writes it (``ProcessHost.decide``): one
+    whole message in one read, the referee's keys only, an answer string. On one CPU every Python
+    call between the system calls costs several times its warm price after the switch from the
+    arena's process, and the bot's end is half of each round trip. Anything else goes through
+    the general reading below, from where it stands.
+    """
     reader = Reader(fd)
     view = SeatView(fd, reader)
     read, act = reader.read, view.act
+    os_read, os_write, loads, unpack, pack = os.read, os.write, marshal.loads, LENGTH.unpack_from, LENGTH.pack
     value: Any  # what the player's call returned (start_match returns nothing)
     while True:
-        try:
-            data = read()
-        except (EOFError, OSError):
-            return
-        verb, payload = load_message(data)
+        chunk = b""
+        if not reader.buffer:
+            try:
+                chunk = os_read(fd, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+        if chunk[4:5] == b"m" and unpack(chunk)[0] == len(chunk) - 4:  # one whole marshalled message
+            verb, payload = loads(chunk[5:])
+            if verb == "act" and payload[1] is None:  # (known, no changes): SeatView.act's lazy case
+                view.current = False
+                observation = LazyObservation(payload[0])
+                attach(observation, view, 0)
+                try:
+                    try:
+                        value = player.act(observation)
+                    finally:
+                        if getrefcount(observation) > 2 and not observation.built:  # the cheaper test first
+                            observation.settle()  # the bot kept it: fix it to this decision
+                        del observation
+                except Exception:
+                    write(fd, error(traceback.format_exc(limit=-3)))
+                    continue
+                out = b"s" + value.encode("utf-8") if type(value) is str and value.isascii() else answer(value)
+                framed = pack(len(out)) + out
+                written = os_write(fd, framed)
+                if written != len(framed):  # a long answer on a full pipe
+                    _write_rest(fd, framed, written)
+                continue
+        else:  # anything else: the general reading, from where it stands
+            reader.buffer += chunk
+            try:
+                data = read()
+            except (EOFError, OSError):
+                return
+            verb, payload = load_message(data)
         try:
             if verb == "act":
                 value = act(player, *payload)
@@ -257,23 +307,25 @@ class _Echo(Player):
 
 
 def warm_up(rounds: int = 16) -> None:
-    """Run both ends of a decision's exchange a few times over a pipe of its own, before the bot
-    process says it is ready: a fresh process otherwise pays inside its first decisions (and its
-    clock) for the memory pages a fork copies on first write and for the interpreter's
-    specialisation of this code, about 100 µs more for the first one on one CPU."""
-    r, w = os.pipe()
+    """Answer a few decisions with the very loop the bot's will go through (:func:`_answer`, with a
+    bot of its own) over a socket pair of its own, before the bot process says it is ready: a
+    fresh process otherwise pays inside its first decisions (and its clock) for the memory pages a
+    fork copies on first write and for the interpreter's specialisation of this code, about 100 µs
+    more for the first one on one CPU. Each message is a record of the socket pair, read whole, as
+    a decision's message is off the pipe."""
     try:
-        reader, echo = Reader(r), _Echo()
-        view = SeatView(w, reader)
-        known = {"legal_actions": ["pass"], "time_left": 1.0, "bank_left": None}
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    except OSError:  # no such sockets here: the first decisions pay for it
+        return
+    with ours, theirs:
+        decision = frame(message("act", ({"legal_actions": ["pass"], "time_left": 1.0, "bank_left": None}, None)))
         for _ in range(rounds):
-            write(w, message("act", (known, None)))
-            verb, payload = load_message(reader.read())
-            write(w, answer(view.act(echo, *payload)))
+            ours.send(decision)
+        ours.send(frame(message("close", None)))
+        _answer(theirs.fileno(), _Echo())
+        reader = Reader(ours.fileno())
+        for _ in range(rounds + 1):
             decode(reader.read())
-    finally:
-        os.close(r)
-        os.close(w)
 
 
 def encode_values(observation: Mapping[str, Any]) -> dict[str, bytes]:
