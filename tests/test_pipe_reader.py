@@ -71,3 +71,29 @@ def test_the_other_end_closing_and_a_deadline_passing(ends):
     os.close(w)
     with pytest.raises(EOFError):
         reader.read(time.perf_counter() + 5)
+
+
+@pytest.mark.parametrize("seconds", [0.0, 0.2])
+def test_the_arena_end_s_blocking_read_gives_up_at_its_limit(seconds):
+    """The arena waits for an answer in a blocking read bounded by the socket's receive timeout
+    (arena/players/isolated.py, _ArenaEnd); a limit of 0 must not become the socket's "no limit"."""
+    import socket
+
+    from arena.players.isolated import _ArenaEnd
+
+    ours, theirs = socket.socketpair()
+    end = _ArenaEnd(ours.fileno())
+    rescue = threading.Timer(3.0, theirs.send, (b"late",))  # a read that never gives up gets this instead
+    rescue.start()
+    try:
+        end.limit_reads(seconds)
+        start = time.perf_counter()
+        with pytest.raises(BlockingIOError):
+            os.read(ours.fileno(), 16)
+        assert time.perf_counter() - start < seconds + 1.0
+        assert end.send(b"x" * 4_000_000, socket.MSG_DONTWAIT) < 4_000_000  # and writes never block
+    finally:
+        rescue.cancel()
+        end.close()
+        ours.close()
+        theirs.close()

@@ -138,14 +138,22 @@ def test_a_kept_observation_shows_its_own_decision_in_a_process_too(tmp_path):
 
 def test_only_what_a_bot_reads_crosses_the_pipe(monkeypatch, tmp_path):
     sent: list[tuple[str, int]] = []
-    write = isolated._write  # every write of the arena's end of a bot's pipe
 
-    def counted(fd, framed):
-        data = bytes(framed[4:])
-        sent.append((pipe.load_message(data)[0], len(data)))
-        return write(fd, framed)
+    class Counted(isolated._ArenaEnd):  # counts every write of the arena's end of a bot's pipe
+        __slots__ = ()
 
-    monkeypatch.setattr(isolated, "_write", counted)
+        def __init__(self, fd):
+            super().__init__(fd)
+            send = self.send
+
+            def counted(framed, flags):
+                data = bytes(framed[4:])
+                sent.append((pipe.load_message(data)[0], len(data)))
+                return send(framed, flags)
+
+            self.send = counted
+
+    monkeypatch.setattr(isolated, "_ArenaEnd", Counted)
     _play("bid_euchre", {}, ["random"] * 4, "process", tmp_path, "random")
     acts = [size for verb, size in sent if verb == "act"]
     assert len(acts) > 20 and max(acts) < 200  # legal_actions and the clock: no observation

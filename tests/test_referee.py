@@ -105,9 +105,10 @@ def test_clock_bank_and_increment():
     assert clock.decisions == 2 and clock.used == pytest.approx(3.4)
 
 
-def test_a_bot_over_its_bank_times_out(registry):
+@pytest.mark.parametrize("isolation", MODES)
+def test_a_bot_over_its_bank_times_out(registry, isolation):
     game = registry.game("toy", {"target": 6})
-    hosts = [make_host(registry, "bad-sleepy", game="toy", seed=0), InProcessHost(RandomBot(1))]
+    hosts = [make_host(registry, "bad-sleepy", game="toy", seed=0, isolation=isolation), InProcessHost(RandomBot(1))]
     result = Referee(game, hosts, ["bad-sleepy", "random"], time_control=TimeControl(5.0, bank=0.2)).play()
     assert result.termination.forfeit.kind.value == "timeout"
 
