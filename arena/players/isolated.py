@@ -422,9 +422,10 @@ class ProcessHost(Host):
             self._call("start", info.as_dict(), timeout)
 
     def decide(self, observation: dict[str, Any], timeout: float) -> tuple[Any, float]:
-        reader, end = self.reader, self.end
-        if (end is not None and reader is not None and type(observation) is LazyObservation and not self.reads and not reader.buffer
+        end = self.end
+        if (end is not None and type(observation) is LazyObservation and not self.reads and not end.reader.buffer
                 and not self.launched.pauses):  # type: ignore[union-attr]
+            reader = end.reader
             # The usual decision, written flat: a bot that reads only the referee's keys, a running
             # process, an answer string in one read. Each Python call between the system calls costs
             # several times its warm price after the switch from the bot's process, so this is one
