@@ -2,7 +2,7 @@
 # `make tournament` installs only the runtime (`pip install -e .`); `make test` adds the test extra
 # (pytest, Playwright, grpcio-tools, Ray). Each install has a stamp file of its own, so that changing
 # pyproject.toml reinstalls, and `make test` after `make tournament` installs only the extra. The install
-# builds the compiled fast path (arena/fast/_play.c, setup.py) where a C compiler is, and goes on
+# builds the compiled fast path (arena/fast/_play.c and its headers, setup.py) where a C compiler is, and goes on
 # without it where none is; a change to its source reinstalls too (docs/fastpath.md).
 VENV ?= .venv
 PYTHON ?= python3
@@ -12,6 +12,7 @@ PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 .PHONY: tournament test install install-test system-packages clean
 
 RESULTS ?= results
+FAST_SOURCES := arena/fast/_play.c arena/fast/_solve.h arena/fast/_hand.h
 
 tournament: install  ## the main job: a tournament of the bundled bots, then its results board
 	mkdir -p $(RESULTS)
@@ -30,11 +31,11 @@ install-test: $(VENV)/.installed-test
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml setup.py arena/fast/_play.c | $(BIN)/python
+$(VENV)/.installed: pyproject.toml setup.py $(FAST_SOURCES) | $(BIN)/python
 	$(PIP) -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml setup.py arena/fast/_play.c | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml setup.py $(FAST_SOURCES) | $(BIN)/python
 	$(PIP) -e '.[test]'
 	touch $@
 

@@ -45,14 +45,15 @@ EXPECTED = [
                                                               ("ladder", "slow_installs"))
       for what in ("board", "move") for unit in ("ms", "ratio")),
 ]
-PEER = ["peer.openspiel_euchre.games_per_s", "peer.openspiel_euchre.actions_per_s", "peer.bid_euchre.hands_per_s",
-        "peer.ratio"]
+PEER = ["peer.openspiel_euchre.games_per_s", "peer.openspiel_euchre.actions_per_s", "peer.bid_euchre.engine_hands_per_s",
+        "peer.ratio", *(["peer.bid_euchre.hands_per_s", "peer.bid_euchre.actions_per_s"] if fast.available() else [])]
 ENVS = [f"envs.{game}.{what}" for game in GAMES for what in ("aec_steps_per_s", "vector_steps_per_s", "vector_over_aec")]
 SANDBOX = ["sandbox.startup_ms.python", "sandbox.startup_ms.cmd", "sandbox.process_startup_ms.python",
            "sandbox.process_startup_ms.cmd", "sandbox.decisions_per_s.process", "sandbox.decisions_per_s.sandbox",
            "sandbox.with_startup_decisions_per_s", "sandbox.ratio"]
 FASTPATH = ["fastpath.check.positions", "fastpath.check.tricks", "fastpath.check.playouts", "fastpath.check.mismatches",
-            "fastpath.check.positions_per_s",
+            "fastpath.check.positions_per_s", "fastpath.hands.hands", "fastpath.hands.decisions",
+            "fastpath.hands.mismatches",
             *(f"fastpath.{game}.{what}" for game in GAMES
               for what in ("legal.python_per_s", "legal.fast_per_s", "legal.fast_read_per_s", "legal.fast_over_python",
                            "playout.python_per_s", "playout.fast_per_s", "playout.fast_api_per_s",
@@ -144,6 +145,7 @@ def test_quick_json_has_every_figure_with_its_median(report):
         assert "fastpath" in report["skipped"]
     else:
         assert figures["fastpath.check.mismatches"]["median"] == 0, figures["fastpath.check.mismatches"]["what"]
+        assert figures["fastpath.hands.mismatches"]["median"] == 0, figures["fastpath.hands.mismatches"]["what"]
     if not _has_rl():  # the rl extra missing: skipped, with the reason
         assert "envs" in report["skipped"]
     if not _has_sandbox():  # bubblewrap missing: skipped, with the reason (which names the package)

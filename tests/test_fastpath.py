@@ -147,3 +147,45 @@ def test_the_partner_policy_leaves_a_partner_s_trick_and_gives_it_points():
         _play.playout(*last, fast.PARTNER, bytes([0, 1]))
     with pytest.raises(ValueError, match="policy"):
         _play.playout(*last, 3)
+
+
+# -- a whole Bid Euchre hand in C (arena/fast/_hand.h) ----------------------------------------------
+
+HANDS = 1_600
+
+
+@needs_fast
+def test_whole_bid_euchre_hands_in_c_agree_with_the_engine():
+    """The engine and the compiled hand, dealt the same decks and given the same random choices:
+    the same seat, phase and legal actions at every decision, the same score changes, ending,
+    tricks per seat and reneges, in every configuration that changes a hand."""
+    report = check.check_hands(HANDS, seed="suite")
+    assert report.mismatch_count == 0, "\n".join(report.mismatches)
+    assert report.hands == HANDS and report.decisions > HANDS * 20
+    assert set(report.ends) == {"made", "set", "all_pass", "ace_no_face"}, report.ends
+    assert set(report.phases) == {"discard", "ace_no_face", "auction", "trump", "exchange", "play"}, report.phases
+    wanted = {"a number bid", "bid help", "bid moon", "trump S", "trump C", "trump D", "trump H", "trump NT",
+              "a renege", "the double deck", "a stuck dealer"}
+    assert wanted <= set(report.features), wanted - set(report.features)
+
+
+@needs_fast
+def test_a_compiled_hand_is_dealt_from_a_seed_copies_and_refuses_what_is_not_legal():
+    from arena.games.bid_euchre.fast import new_hand
+    game = check.make_game("bid_euchre", {})
+    hand = new_hand(game, 1, 7)
+    assert hand.masks == new_hand(game, 1, 7).masks != new_hand(game, 1, 8).masks  # a seed fixes the deal
+    assert sorted(bin(m).count("1") for m in hand.masks) == [6, 6, 6, 6] and sum(hand.masks) == (1 << 24) - 1
+    assert (hand.phase, hand.current_player(), hand.result()) == ("auction", 2, None)  # the dealer's left calls first
+    copy = hand.clone()
+    copy.apply_id(game.action_id("bid 3"))
+    assert hand.legal_action_ids() == [0, *(game.action_id(f"bid {b}") for b in ("3", "4", "5", "help", "moon"))]
+    assert copy.legal_action_ids() == [0, *(game.action_id(f"bid {b}") for b in ("4", "5", "help", "moon"))]
+    with pytest.raises(ValueError, match=r"BidEuchreHand.apply_id: \d+ is not a legal action here \(phase auction, seat 2\)"):
+        hand.apply_id(game.action_id("play AS"))
+    with pytest.raises(ValueError, match="the deck has 3 cards, this pack 24"):
+        new_hand(game, 0, ["9S", "TS", "JS"])
+    with pytest.raises(ValueError, match="is not in the pack or comes too often"):
+        new_hand(game, 0, ["9S"] * 24)
+    with pytest.raises(ValueError, match="dealer 4 is not a seat"):
+        new_hand(game, 4, 1)

@@ -5,6 +5,10 @@ its speed beside the Python engines'.
   :data:`QUICK_POSITIONS`) shared by every game, player count and play-changing option: the
   positions, finished tricks and replayed playouts compared, the mismatches (0 is the only good
   figure) and the positions checked per second;
+* ``fastpath.hands.*``: :func:`arena.fast.check.check_hands` on :data:`HANDS` whole Bid Euchre hands
+  (quick: :data:`QUICK_HANDS`) in every configuration that changes a hand, the engine's and the
+  compiled hand's (``arena/fast/_hand.h``) side by side: the hands and decisions compared, the
+  mismatches (0 is the only good figure);
 * per game with its default options, at :data:`SPEED_POSITIONS` card-play positions of seeded random
   playouts, measured side by side in each repetition:
   ``legal.python_per_s`` (the engine's ``_legal_ids()``), ``legal.fast_per_s`` (the extension's
@@ -33,6 +37,8 @@ if TYPE_CHECKING:
 POSITIONS = 1_000_000
 QUICK_POSITIONS = 20_000
 SPEED_POSITIONS = 200
+HANDS = 100_000
+QUICK_HANDS = 2_000
 BATCH = 200  # fast playouts per call of arena.fast.playouts
 
 
@@ -77,7 +83,7 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
         figures.skipped["fastpath"] = str(fast.why_unavailable())
         return
     from arena.fast import _play
-    from arena.fast.check import check
+    from arena.fast.check import check, check_hands
 
     count = QUICK_POSITIONS if settings.quick else POSITIONS
     start = time.perf_counter()
@@ -93,6 +99,14 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
                 "disagreements with the engines (must be 0): " + ("; ".join(report.mismatches[:3]) or "none"))
     figures.add("fastpath.check.positions_per_s", report.positions / elapsed, "positions/s",
                 "the check's speed (the engines' random play and the comparisons)")
+    hands = check_hands(QUICK_HANDS if settings.quick else HANDS, seed="bench")
+    figures.add("fastpath.hands.hands", hands.hands, "hands",
+                "whole Bid Euchre hands played by the engine and in C from the same decks, with the same choices "
+                f"(ended: {dict(hands.ends)})")
+    figures.add("fastpath.hands.decisions", hands.decisions, "decisions",
+                "their decisions whose seat, phase and legal actions were compared")
+    figures.add("fastpath.hands.mismatches", hands.mismatch_count, "mismatches",
+                "disagreements with the engine (must be 0): " + ("; ".join(hands.mismatches[:3]) or "none"))
 
     seconds = settings.seconds
     for name in bundled_games(registry):

@@ -10,11 +10,19 @@ dealer is drawn and the 24 cards are dealt *one by one through the interface* (e
 with uniform outcomes, so a uniform choice among ``legal_actions()`` is the right sample), then
 the two bidding rounds, the dealer's discard and five tricks.
 
-**Ours**: ``state.apply_id(choice(state.legal_action_ids()))`` until the match is over, on Bid
-Euchre with its default options (24 cards, six tricks each, one round of bidding) and a harness
-limit of 50 deals per match (random play never ends a match); a hand is dealt inside the engine
-from a seeded shuffle (one call, not 24), and the match carries its record (every action, the
-deck, each hand's result) as it goes. Both loops use the same ``random.Random.choice``.
+**Ours** (``peer.bid_euchre.hands_per_s``, what ``peer.ratio`` reads): Bid Euchre with its default
+options (24 cards, six tricks each, one round of bidding) through the compiled fast path's whole
+hand (``arena.games.bid_euchre.fast.new_hand``: ``arena/fast/_hand.h``): ``hand =
+new_hand(game, dealer, seed)``, then ``hand.apply_id(choice(hand.legal_action_ids()))`` until
+``hand.is_over()``. A hand is dealt inside it from a seeded shuffle (one call, not 24); it is one
+hand, as an OpenSpiel ``euchre`` game is, and keeps no record. Both loops use the same
+``random.Random.choice``.
+
+Beside it, ``peer.bid_euchre.engine_hands_per_s``: the Python engine (the rules of record) through
+its own fast path, ``state.apply_id(choice(state.legal_action_ids()))`` until the match is over,
+with a harness limit of 50 deals per match (random play never ends a match); the match carries its
+record (every action, the deck, each hand's result) as it goes. Without the compiled extension the
+ratio reads this figure and says so.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
+from arena import fast
 from arena.bench.common import Figures, Settings, interleave
 from arena.bench.engines import bench_game, playouts
 
@@ -60,6 +69,27 @@ def openspiel_games(game: Any, seconds: float, seed: int = 0) -> tuple[int, int,
             return games, actions, now - start
 
 
+def compiled_hands(game: Any, seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    """(hands, actions, elapsed) of random Bid Euchre hands through the compiled whole hand."""
+    from arena.games.bid_euchre.fast import new_hand
+    rng = random.Random(seed)
+    choice = rng.choice
+    hands = actions = 0
+    first = seed << 32
+    start = time.perf_counter()
+    end = start + seconds
+    while True:
+        hand = new_hand(game, hands & 3, first + hands)
+        legal, apply, over = hand.legal_action_ids, hand.apply_id, hand.is_over
+        while not over():
+            apply(choice(legal()))
+            actions += 1
+        hands += 1
+        now = time.perf_counter()
+        if now >= end:
+            return hands, actions, now - start
+
+
 def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     peer = load_peer()
     if peer is None:
@@ -71,8 +101,11 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     import pyspiel
 
     ours = bench_game(registry, "bid_euchre")
+    compiled = fast.available()
     openspiel_games(peer, 0.05)
     playouts(ours, 0.05, True)
+    if compiled:
+        compiled_hands(ours, 0.05)
     rates: dict[tuple[int, str], float] = {}
 
     def theirs(run: int) -> None:
@@ -84,13 +117,24 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
         figures.add("peer.openspiel_euchre.actions_per_s", actions / elapsed, "actions/s",
                     "the same: actions applied per second (chance actions, i.e. the deal, included)")
 
-    def mine(run: int) -> None:
+    def engine(run: int) -> None:
         hands, decisions, elapsed = playouts(ours, settings.seconds, True, seed=run)
+        rates[run, "engine"] = hands / elapsed
+        figures.add("peer.bid_euchre.engine_hands_per_s", hands / elapsed, "hands/s",
+                    "our Bid Euchre engine (the rules of record): random hands through its legal_action_ids/apply_id, "
+                    "the match's record kept")
+
+    def mine(run: int) -> None:
+        hands, actions, elapsed = compiled_hands(ours, settings.seconds, seed=run)
         rates[run, "ours"] = hands / elapsed
         figures.add("peer.bid_euchre.hands_per_s", hands / elapsed, "hands/s",
-                    "our Bid Euchre: random hands through the fast path (legal_action_ids/apply_id)")
+                    "our Bid Euchre: random hands through the compiled whole hand (legal_action_ids/apply_id)")
+        figures.add("peer.bid_euchre.actions_per_s", actions / elapsed, "actions/s",
+                    "the same: actions applied per second (the deal is one call, not counted)")
 
-    interleave(settings.repeat, theirs, mine)
+    interleave(settings.repeat, theirs, engine, *([mine] if compiled else []))
+    if not compiled:
+        figures.skipped["peer.bid_euchre.hands_per_s"] = f"the ratio reads the engine: {fast.why_unavailable()}"
     for run in range(settings.repeat):
-        figures.ratio("peer.ratio", rates[run, "ours"], rates[run, "peer"],
-                      "our Bid Euchre hands/s (fast path) over OpenSpiel euchre games/s", TARGET)
+        figures.ratio("peer.ratio", rates[run, "ours" if compiled else "engine"], rates[run, "peer"],
+                      "our Bid Euchre hands/s (the compiled whole hand) over OpenSpiel euchre games/s", TARGET)

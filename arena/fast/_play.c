@@ -1,6 +1,7 @@
 /* The compiled fast path of the card play (arena.fast, docs/fastpath.md): legal plays, trick
  * winners, trick points, one play at a time (step: the exact solver's positions), whole
- * playouts of the rest of a hand, for every bundled game, and the exact solver's search (_solve.h).
+ * playouts of the rest of a hand, for every bundled game, the exact solver's search (_solve.h), and
+ * a whole Bid Euchre hand from the deal to its score (_hand.h).
  *
  * Plain C against the CPython API, built by setuptools as an *optional* extension: where no
  * compiler exists the install goes on without it and arena.fast says so (available() is False).
@@ -656,6 +657,7 @@ static PyObject *py_step(PyObject *self, PyObject *args) {
 }
 
 #include "_solve.h"
+#include "_hand.h"
 
 static PyObject *py_popcount(PyObject *self, PyObject *arg) {
     unsigned long long v = PyLong_AsUnsignedLongLong(arg);
@@ -692,12 +694,25 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__play(void) {
     PyObject *m;
-    if (PyType_Ready(&RulesType) < 0) return NULL;
+    if (PyType_Ready(&RulesType) < 0 || PyType_Ready(&HandRulesType) < 0 || PyType_Ready(&HandType) < 0) return NULL;
+    be_tables();
     m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     Py_INCREF(&RulesType);
     if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0) {
         Py_DECREF(&RulesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&HandRulesType);
+    if (PyModule_AddObject(m, "HandRules", (PyObject *)&HandRulesType) < 0) {
+        Py_DECREF(&HandRulesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&HandType);
+    if (PyModule_AddObject(m, "BidEuchreHand", (PyObject *)&HandType) < 0) {
+        Py_DECREF(&HandType);
         Py_DECREF(m);
         return NULL;
     }

@@ -319,3 +319,108 @@ def _compare_replays(checked: Any, trusted: Any, report: Report, where: str) -> 
 
 def game_action(state: Any, action: int) -> str:
     return str(state.game.action_string(action))
+
+
+# -- whole Bid Euchre hands in C (arena/fast/_hand.h) ------------------------------------------------
+
+# Every option that changes a hand: the deck, the joker's discard, the dealer stuck, the ace-no-face
+# window, continuous bidding, the plain bid of every trick, no trumps, the help exchange's size and
+# reneges allowed and charged.
+HAND_CONFIGS: tuple[dict[str, Any], ...] = (
+    {},
+    {"deck": "double48"},
+    {"joker": True, "stick_the_dealer": True},
+    {"ace_no_face": True, "bidding_rounds": "continuous"},
+    {"allow_no_trump": True, "allow_partnership_full_bid": True, "illegal_play_mode": "penalize"},
+    {"deck": "double48", "joker": True, "ace_no_face": True, "help_exchange_count": 3,
+     "illegal_play_mode": "penalize"},
+    {"help_exchange_count": 2, "bidding_rounds": "continuous", "stick_the_dealer": True},
+    {"deck": "double48", "allow_no_trump": True, "help_exchange_count": 2, "stick_the_dealer": True,
+     "allow_partnership_full_bid": True},
+)
+PASS_SHARE = 0.5  # of the auction calls where a pass is legal, those that pass (thrown-in deals, a stuck dealer)
+
+
+@dataclass
+class HandReport:
+    """What :func:`check_hands` compared (``mismatches``: a line each, the first :data:`MISMATCHES_KEPT`)."""
+
+    hands: int = 0
+    decisions: int = 0  # decisions whose seat, phase and legal actions were compared
+    ends: Counter[str] = field(default_factory=Counter)  # hands per way of ending
+    phases: Counter[str] = field(default_factory=Counter)  # decisions per phase
+    features: Counter[str] = field(default_factory=Counter)  # hands per feature met (:func:`_hand_features`)
+    mismatch_count: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+    def miss(self, what: str) -> None:
+        self.mismatch_count += 1
+        if len(self.mismatches) < MISMATCHES_KEPT:
+            self.mismatches.append(what)
+
+
+def check_hands(hands: int, seed: int | str = 0, configs: tuple[dict[str, Any], ...] = HAND_CONFIGS) -> HandReport:
+    """Play ``hands`` Bid Euchre hands (shared evenly by ``configs``) in the engine and in C from the
+    same decks with the same random choices, and compare at every decision the seat to act, the
+    phase and the legal actions, and at the end the score changes, how the hand ended, the tricks
+    per seat and the reneges."""
+    from arena.games.bid_euchre.fast import new_hand
+    report = HandReport()
+    rng = random.Random(f"handcheck/{seed}")
+    for index, options in enumerate(configs):
+        game = make_game("bid_euchre", options)
+        where = config_name("bid_euchre", options)
+        share = hands // len(configs) + (1 if index < hands % len(configs) else 0)
+        for _ in range(share):
+            deck = list(game.pack)
+            rng.shuffle(deck)
+            dealer = rng.randrange(4)
+            _check_hand(game.start_hand(dealer, deck), new_hand(game, dealer, deck), rng, report,
+                        f"{where} dealer {dealer} deck {' '.join(deck)}")
+    return report
+
+
+def _check_hand(state: Any, hand: Any, rng: random.Random, report: HandReport, where: str) -> None:
+    report.hands += 1
+    actions: list[int] = []
+    while not state.deal_results:
+        legal = state.legal_action_ids()
+        report.decisions += 1
+        report.phases[state.phase] += 1
+        seen = (hand.current_player(), hand.phase, hand.legal_action_ids())
+        if seen != (state.current_player(), state.phase, legal):
+            report.miss(f"{where}: after {actions}: engine seat {state.current_player()} {state.phase} {legal}, "
+                        f"C {seen}")
+            return
+        if state.phase == "auction" and 0 not in legal:
+            report.features["a stuck dealer"] += 1
+        if state.phase == "auction" and 0 in legal and rng.random() < PASS_SHARE:
+            action = 0
+        else:
+            action = rng.choice(legal)
+        actions.append(action)
+        state.apply_id(action)
+        hand.apply_id(action)
+    result, mine = state.deal_results[0], hand.result()
+    report.ends[result["end"]] += 1
+    report.features.update(_hand_features(state.game, result))
+    if not hand.is_over() or mine is None:
+        report.miss(f"{where}: after {actions}: the engine's hand ended ({result['end']}), C's goes on")
+        return
+    engine = (list(result["changes"]), result["end"], result.get("tricks_won_by_seat", [0, 0, 0, 0]),
+              result.get("reneges", [0, 0]))
+    compiled = (list(mine["changes"]), mine["end"], list(mine["tricks_won_by_seat"]), list(mine["reneges"]))
+    if engine != compiled:
+        report.miss(f"{where}: after {actions}: engine (changes, end, tricks by seat, reneges) {engine}, C {compiled}")
+
+
+def _hand_features(game: Any, result: dict[str, Any]) -> list[str]:
+    contract = result["contract"]
+    if contract is None:
+        return []
+    found = [f"bid {contract['bid']}" if contract["alone"] else "a number bid", f"trump {contract['trump']}"]
+    if any(result["reneges"]):
+        found.append("a renege")
+    if game.double:
+        found.append("the double deck")
+    return found

@@ -49,11 +49,11 @@ def deck_for(
     ``extra`` given, it is the one card left over.
     """
     pack = game.pack
-    norm = {seat: [_token(c) for c in cards] for seat, cards in hands.items()}
+    norm = {seat: [card_token(c) for c in cards] for seat, cards in hands.items()}
     rest = Counter(pack)
     rest.subtract(c for cards in norm.values() for c in cards)
     if extra is not None:
-        rest.subtract([_token(extra)])
+        rest.subtract([card_token(extra)])
     if any(n < 0 for n in rest.values()):
         raise ValueError(f"these hands use cards the pack lacks: {sorted(c for c, n in rest.items() if n < 0)}")
     spare = []
@@ -72,11 +72,12 @@ def deck_for(
         full.append(cards)
     deck = [full[(dealer + 1 + i) % 4][i // 4] for i in range(4 * tricks)]
     if game.joker:
-        deck.append(_token(extra) if extra is not None else spare.pop(0))
+        deck.append(card_token(extra) if extra is not None else spare.pop(0))
     return deck
 
 
-def _token(card: str) -> str:
+def card_token(card: str) -> str:
+    """The pack's token of a card string (``T`` is accepted for ten); ValueError if it is none."""
     token = normalize_card(card)
     if token is None or token not in INDEX:
         raise ValueError(f"{card!r} is not a Bid Euchre card")

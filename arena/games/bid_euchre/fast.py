@@ -1,16 +1,46 @@
-"""Bid Euchre's card play on the compiled fast path (arena.fast, docs/fastpath.md): the engine's
-play state in the extension's terms (:func:`position`), and the exact solver's leaves scored by
-this game's own scoring (:func:`setup`). Reached through ``Game.fast_path()``.
+"""Bid Euchre on the compiled fast path (arena.fast, docs/fastpath.md): the engine's play state in
+the extension's terms (:func:`position`), the exact solver's leaves scored by this game's own
+scoring (:func:`setup`), both reached through ``Game.fast_path()``; and a whole hand in C, from the
+deal to its score (:func:`new_hand`), with the engine's action ids.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import weakref
+from typing import Any, Sequence
 
-from arena.fast import Position, cached_rules, make_rules
+from arena.fast import Position, _module, cached_rules, make_rules
 from arena.fast.nodes import Node, Setup, play_ids
 from arena.games.bid_euchre.scoring import hand_changes
+from arena.games.bid_euchre.cards import INDEX
+from arena.games.bid_euchre.dealing import card_token
 from arena.games.bitmask import bits
+
+_HAND_RULES: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+
+
+def hand_rules(game: Any) -> Any:
+    """The extension's ``HandRules`` of a configured Bid Euchre game (its options and action ids),
+    made once per game."""
+    rules = _HAND_RULES.get(game)
+    if rules is None:
+        a = game.actions
+        rules = _HAND_RULES[game] = _module().HandRules(
+            game.tricks, game.joker, game.stick, game.ace_no_face, game.continuous, game.penalize, game.exchange,
+            a.strains, a.levels, a.bid_base, a.help_level, a.moon_level, a.trump_base, a.give_base,
+            a.discard_base, a.claim, a.decline, a.play_base)
+    return rules
+
+
+def new_hand(game: Any, dealer: int, deck: Sequence[str] | int) -> Any:
+    """One hand of ``game`` in C (``arena.fast._play.BidEuchreHand``), dealt by ``dealer`` from
+    ``deck`` (the engine's deck order, card strings: the engine's hand) or from an int seed (the
+    extension's own shuffle: fast, but not the engine's deck for any seed). It has the engine's
+    ``legal_action_ids()``, ``apply_id()``, ``current_player()`` and ``is_over()``, then ``result()``:
+    the score changes per side, how the hand ended, tricks per seat, reneges and the contract.
+    Raises ``arena.fast.FastPathUnavailable`` where the extension is not built."""
+    source = deck if isinstance(deck, int) else [INDEX[card_token(card)] for card in deck]
+    return _module().BidEuchreHand(hand_rules(game), dealer, source)
 
 
 def position(st: Any) -> Position:
