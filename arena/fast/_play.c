@@ -683,7 +683,8 @@ static PyMethodDef methods[] = {
      "(hands, turn, seats, cards, led, suits_led, trick or None, event or None)"},
     {"solve", py_solve, METH_VARARGS,
      "solve(rules, hands, turn, seats, cards, led, suits_led, reads_points, stop_seat, maximise, eff, power, "
-     "rank_points, rankable, low, leaf, seconds, depth) -> ({move id: value} or None out of time, positions)"},
+     "rank_points, rankable, low, leaf, seconds, depth, table_entries=2**19, by_side=False) -> "
+     "({move id: value} or None out of time, positions)"},
     {"popcount", py_popcount, METH_O, "popcount(mask) -> the number of bits set"},
     {NULL, NULL, 0, NULL},
 };
@@ -716,6 +717,7 @@ PyMODINIT_FUNC PyInit__play(void) {
         Py_DECREF(m);
         return NULL;
     }
+    PyModule_AddIntConstant(m, "SOLVE_MAX_ENTRIES", SOLVE_MAX_ENTRIES);
     PyModule_AddIntConstant(m, "MODE_SUIT", MODE_SUIT);
     PyModule_AddIntConstant(m, "MODE_ALL_FOURS", MODE_ALL_FOURS);
     PyModule_AddIntConstant(m, "POLICY_RANDOM", POLICY_RANDOM);

@@ -12,6 +12,15 @@
  * the suits led and that figure per seat, which is the table's key. The hand's value at a leaf is
  * the game's own scoring, a Python call (``leaf(figures per seat)``), kept in a table of its own.
  * tests/test_solver.py compares its values with the Python search's and with a brute force.
+ *
+ * ``by_side``: where the hand's value is a non-decreasing function of the total figure the
+ * maximising seats take (two sides, no misère stop: 56's card points, the tricks of Bid Euchre and
+ * of a two-side Five Hundred contract), the search values a position by the figure the maximising
+ * side takes *from it on*, which does not depend on how it was reached: the table's key holds no
+ * figures taken (a position reached by other tricks is the same position), a position's value is
+ * bounded by what is left to take (0 and all of it: the quick bounds of double-dummy solvers), and
+ * the root's values go through the leaf once per move. Minimax commutes with a non-decreasing
+ * function of the value, so the move values are the same.
  */
 
 #include <math.h>
@@ -44,7 +53,7 @@ typedef struct {
 
 typedef struct {
     const Rules *r;
-    int reads_points, stop_seat, players;
+    int reads_points, stop_seat, players, by_side;
     uint8_t maximise[MAXSEATS];
     uint8_t eff[64], power[64], rank_points[64], rankable[64];
     uint64_t low;
@@ -279,6 +288,29 @@ static void order_moves(const Solve *s, const SPos *p, const int *cards, int *ke
 
 static double solve_value(Solve *s, const SPos *p, int depth, double alpha, double beta);
 
+static int points_held(const Rules *r, uint64_t hand);
+
+/* What is left to take from ``p``: the card points in the hands and the trick, or the tricks. */
+static double figure_left(const Solve *s, const SPos *p) {
+    const Rules *r = s->r;
+    int seat, i, left = 0;
+    if (!s->reads_points) return (double)((cards_left(s, p) + p->nt) / r->nactive);
+    for (seat = 0; seat < s->players; seat++) left += points_held(r, p->hands[seat]);
+    for (i = 0; i < p->nt; i++) left += r->points[p->trick[i]];
+    return (double)left;
+}
+
+/* The points of the cards in ``hand`` (a second copy, at bit + 32, counts as its first). */
+static int points_held(const Rules *r, uint64_t hand) {
+    int total = 0;
+    while (hand) {
+        int c = lowest_bit(hand);
+        hand &= hand - 1;
+        total += r->points[r->dup && c >= 32 ? c - 32 : c];
+    }
+    return total;
+}
+
 /* The value of playing (card, named) from ``p``: the child position's, or the hand's at its end. */
 static double solve_child(Solve *s, const SPos *p, int card, int named, int depth, double alpha, double beta) {
     const Rules *r = s->r;
@@ -286,7 +318,8 @@ static double solve_child(Solve *s, const SPos *p, int card, int named, int dept
     int seat = c.turn, w, i;
     if (c.nt == 0) {
         c.led = (int8_t)(named >= 0 ? named : r->eff[card]);
-        if (c.led < 32) c.suits_led |= 1u << c.led;
+        /* only Five Hundred's joker lead reads the suits led: elsewhere they would only split the table */
+        if (c.led < 32 && r->joker_lead_base >= 0) c.suits_led |= 1u << c.led;
     }
     c.hands[seat] = take(r, c.hands[seat], card);
     c.trick[c.nt] = (uint8_t)card;
@@ -297,6 +330,20 @@ static double solve_child(Solve *s, const SPos *p, int card, int named, int dept
         return solve_value(s, &c, depth + 1, alpha, beta);
     }
     w = c.seats[winner(r, c.trick, c.nt)];
+    if (s->by_side) {  /* the figure to come: this trick's, then the rest's */
+        double gain = 0.0;
+        if (s->maximise[w]) {
+            if (s->reads_points) for (i = 0; i < c.nt; i++) gain += r->points[c.trick[i]];
+            else gain = 1.0;
+        }
+        memset(c.trick, 0, sizeof(c.trick));
+        memset(c.seats, 0, sizeof(c.seats));
+        c.nt = 0;
+        c.led = -1;
+        c.turn = (int8_t)w;
+        if (!c.hands[w]) return gain;
+        return gain + solve_value(s, &c, depth + 1, alpha - gain, beta - gain);
+    }
     if (s->reads_points) {
         for (i = 0; i < c.nt; i++) c.acc[w] = (int16_t)(c.acc[w] + r->points[c.trick[i]]);
     } else {
@@ -330,8 +377,19 @@ static double solve_value(Solve *s, const SPos *p, int depth, double alpha, doub
             return 0.0;
         }
     }
+    if (s->by_side) {  /* the quick bounds: nothing, or everything left, is still to take */
+        double left = figure_left(s, p);
+        if (left <= alpha) return left;
+        if (beta <= 0.0) return 0.0;
+        lower = 0.0;
+        upper = left;
+    }
     e = table_find(s, p);
-    if (e != NULL) { lower = e->lower; upper = e->upper; best_move = e->best; }
+    if (e != NULL) {
+        if (e->lower > lower) lower = e->lower;
+        if (e->upper < upper) upper = e->upper;
+        best_move = e->best;
+    }
     if (lower >= beta || lower == upper) return lower;
     if (upper <= alpha) return upper;
     if (lower > alpha) alpha = lower;
@@ -390,9 +448,25 @@ static double solve_value(Solve *s, const SPos *p, int depth, double alpha, doub
     return best;
 }
 
+/* A root move's exact figure to come (by_side: whole numbers from 0 to what is left) by MTD(f):
+ * searches with a null window around a guess, each moving a bound, until the bounds meet. A null
+ * window cuts far more than a full one, and the table keeps what each search proved. */
+static double solve_exact(Solve *s, const SPos *p, int card, int named, int depth, double guess) {
+    double lower = 0.0, upper = figure_left(s, p), value = floor(guess), beta;
+    if (value > upper) value = upper;
+    while (lower < upper) {
+        beta = value == lower ? value + 1.0 : value;
+        value = solve_child(s, p, card, named, depth, beta - 1.0, beta);
+        if (s->stop) return 0.0;
+        if (value < beta) upper = value;
+        else lower = value;
+    }
+    return lower;
+}
+
 /* solve(rules, hands, turn, seats, cards, led, suits_led, reads_points, stop_seat, maximise: bytes,
  *       eff: bytes, power: bytes, rank_points: bytes, rankable: bytes, low, leaf, seconds, depth,
- *       table_entries = SOLVE_MAX_ENTRIES)
+ *       table_entries = SOLVE_MAX_ENTRIES, by_side = False)
  *   -> ({move id: value} or None when ``seconds`` (> 0) passed first, positions searched)
  * ``table_entries``: the table's cap (rounded up to a power of two, at least 16). */
 static PyObject *py_solve(PyObject *self, PyObject *args) {
@@ -408,10 +482,15 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     Position start;
     SPos p;
     Solve s;
-    if (!PyArg_ParseTuple(args, "O!OiSSiIiiSSSSSKOdi|I", &RulesType, &r, &hands, &turn, &seats, &cards, &led,
+    int by_side = 0;
+    if (!PyArg_ParseTuple(args, "O!OiSSiIiiSSSSSKOdi|Ip", &RulesType, &r, &hands, &turn, &seats, &cards, &led,
                           &suits_led, &reads_points, &stop_seat, &maximise, &eff, &power, &rank_points, &rankable,
-                          &low, &leaf, &seconds, &depth, &table_entries))
+                          &low, &leaf, &seconds, &depth, &table_entries, &by_side))
         return NULL;
+    if (by_side && stop_seat >= 0) {
+        PyErr_SetString(PyExc_ValueError, "solve: by_side values cannot stop at a seat's trick (misère)");
+        return NULL;
+    }
     if (r->penalize) {
         PyErr_SetString(PyExc_ValueError, "solve: rules that report revokes or reneges are searched in Python");
         return NULL;
@@ -430,6 +509,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.r = r;
     s.reads_points = reads_points;
     s.stop_seat = stop_seat;
+    s.by_side = by_side;
     s.players = r->players;
     s.low = (uint64_t)low;
     s.leaf = leaf;
@@ -449,16 +529,35 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     p.nt = (int8_t)start.nt;
     p.turn = (int8_t)start.turn;
     p.led = (int8_t)start.led;
-    p.suits_led = start.suits_led;
+    p.suits_led = r->joker_lead_base >= 0 ? start.suits_led : 0;
     n = moves(r, p.hands[p.turn], p.led, p.trick, p.nt, p.suits_led, mcards, mnamed);
     if (n == 0) {
         PyErr_SetString(PyExc_ValueError, "solve: the seat to play holds no card: not a position of the card play");
         goto done;
     }
     k = representatives(&s, &p, mcards, mnamed, n, keep, rep);
-    for (i = 0; i < k; i++) {  /* each kept move with a full window: exact values */
-        found[keep[i]] = solve_child(&s, &p, mcards[keep[i]], mnamed[keep[i]], depth, -INFINITY, INFINITY);
+    for (i = 0; i < k; i++) {  /* each kept move's exact value */
+        if (s.by_side)
+            found[keep[i]] = solve_exact(&s, &p, mcards[keep[i]], mnamed[keep[i]], depth,
+                                         i ? found[keep[i - 1]] : figure_left(&s, &p) / 2);
+        else
+            found[keep[i]] = solve_child(&s, &p, mcards[keep[i]], mnamed[keep[i]], depth, -INFINITY, INFINITY);
         if (s.stop) break;
+    }
+    if (s.by_side && !s.stop) {  /* the figure to come, as the hand's value (the leaf, once per move) */
+        int16_t figures[MAXSEATS];
+        int ally = -1, other = -1, left = (int)figure_left(&s, &p);
+        for (i = 0; i < s.players; i++) {
+            if (s.maximise[i] && ally < 0) ally = i;
+            if (!s.maximise[i] && other < 0) other = i;
+        }
+        for (i = 0; i < k && !s.stop; i++) {
+            int taken = (int)found[keep[i]];
+            memset(figures, 0, sizeof(figures));
+            if (ally >= 0) figures[ally] = (int16_t)taken;
+            if (other >= 0) figures[other] = (int16_t)(left - taken);
+            found[keep[i]] = leaf_value(&s, figures);
+        }
     }
     if (s.stop == 2) goto done;
     if (s.stop == 1) {

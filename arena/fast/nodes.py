@@ -27,7 +27,7 @@ class Setup:
     def __init__(self, pos: fast.Position, eff: list[int], power: list[int], rank_points: list[int],
                  rankable: list[bool], ids: list[int], dup: bool, stop_seat: int,
                  value: Callable[["Node"], float], revokes_end: Callable[["Node"], float | None] | None = None,
-                 events: tuple[tuple[int, int, int], ...] = (), reads: str | None = None):
+                 events: tuple[tuple[int, int, int], ...] = (), reads: str | None = None, by_side: bool = False):
         self.rules = pos.rules
         self.eff, self.power, self.rank_points, self.rankable, self.ids = eff, power, rank_points, rankable, ids
         self.low = LOW32 if dup else (1 << 64) - 1
@@ -38,6 +38,10 @@ class Setup:
         # what ``value`` reads of a leaf node, where that is one figure per seat: "tricks" or "points"
         # (then the search can run in C, search_compiled), else None
         self.reads = reads
+        # True where ``value`` is a non-decreasing function of the total figure the solver's side takes,
+        # however the others share the rest (no misère stop): the C search then searches the figure to
+        # come, with quick bounds and a table that holds positions however they were reached
+        self.by_side = by_side
         self.step = fast._module().step
         self.legal = fast._module().legal
         self.n = len(pos.hands)
@@ -170,4 +174,5 @@ def search_compiled(node: Node, allies: frozenset[int], seconds: float | None, d
         s.rules, node.hands, node.turn, node.seats, node.cards, node.led, node.suits_led, reads_points,
         s.stop_seat, bytes(seat in allies for seat in range(n)), table(eff), table(power),
         table(list(s.rank_points)), table([bool(r) for r in s.rankable]), s.low, leaf,
-        -1.0 if seconds is None else max(seconds, 1e-9), depth, *(() if table_entries is None else (table_entries,)))
+        -1.0 if seconds is None else max(seconds, 1e-9), depth,
+        fast._module().SOLVE_MAX_ENTRIES if table_entries is None else table_entries, s.by_side and s.stop_seat < 0)

@@ -95,4 +95,5 @@ def setup(st: Any, pos: Position, side: int) -> Setup:
 
     # without reneges (penalize off) the value reads the tricks alone: the search can run in C
     return Setup(pos, eff, power, [0] * len(eff), [True] * len(eff), play_ids(pos, len(eff)), True, -1,
-                 value, reads=None if g.penalize else "tricks")
+                 value, reads=None if g.penalize else "tricks",
+                 by_side=True)  # hand_changes: non-decreasing in the side's tricks, two sides

@@ -34,4 +34,5 @@ def setup(st: Any, pos: Position, side: int) -> Setup:
     def value(node: Node) -> float:
         return float(start + sum(p for seat, p in enumerate(node.points) if team_of[seat] == side))
 
-    return Setup(pos, eff, power, list(KIND_POINTS), [True] * 32, play_ids(pos, 32), True, -1, value, reads="points")
+    return Setup(pos, eff, power, list(KIND_POINTS), [True] * 32, play_ids(pos, 32), True, -1, value, reads="points",
+                 by_side=True)  # the side's points: linear in them

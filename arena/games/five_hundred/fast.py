@@ -46,4 +46,6 @@ def setup(st: Any, pos: Position, side: int) -> Setup:
         return float(hand_changes(bid, contractor, members, seat_tricks, g.sides, total, g.cap)[0][side])
 
     return Setup(pos, eff, power, [0] * len(eff), [c != joker and e < 4 for c, e in enumerate(eff)],
-                 play_ids(pos, len(eff)), False, contractor if bid.misere else -1, value, reads="tricks")
+                 play_ids(pos, len(eff)), False, contractor if bid.misere else -1, value, reads="tricks",
+                 # two sides and no misère: hand_changes is non-decreasing in one side's tricks
+                 by_side=len(set(g.sides)) == 2 and not bid.misere)
