@@ -194,7 +194,8 @@ def test_the_budget_is_the_setting_within_the_clock():
     ({"samples": 2.5}, "samples must be a whole number"),
     ({"seconds": "soon"}, "seconds must be a number of seconds >= 0, not 'soon'"),
     ({"seconds": -1}, "seconds must be a number of seconds >= 0"),
-    ({"rollout": "mcts"}, "rollout must be one of heuristic, random, fast, not 'mcts'"),
+    ({"rollout": "mcts"}, "rollout must be one of heuristic, random, fast, solve, not 'mcts'"),
+    ({"rollout": "solve"}, "rollout solve needs endgame >= 1, the cards in hand from which a rollout is solved exactly, not 0"),
     ({"seed": [1]}, "seed must be a whole number or a string"),
     ({"candidates": 1}, "candidates must be a whole number >= 2, not 1"),
     ({"candidates": "all"}, "candidates must be a whole number >= 2, not 'all'"),
@@ -324,3 +325,41 @@ def test_without_overbid_no_bid_above_the_heuristic_s_is_searched():
         assert bool(above) == overbid, (overbid, [g.action_string(a) for a in searched])
         if not overbid:
             assert legal.index(choice) <= ceiling
+
+
+def test_solve_rollouts_end_in_the_exact_value_of_the_rest_of_the_hand():
+    """``rollout = solve``: a rollout that reaches the card play with at most ``endgame`` cards in
+    hand ends in the solver's value of the rest for the side, whoever is to play next (the other
+    side's best, negated): so at a card play it gives each card the value the endgame solve does."""
+    from arena.solver import Solver
+
+    def opponent_next(state, seat, action):
+        after = state.clone()
+        after.apply_id(action)
+        return after.game.side_of(after.current_player()) != after.game.side_of(seat)
+
+    for seed in range(4, 60):  # an opponent plays next, and the cards are not all worth the same
+        g, state, seat, obs = _late_decision("bid_euchre", 4, seed)
+        values = Solver(state, margin=True).root_values()
+        if len(set(values.values())) > 1 and all(opponent_next(state, seat, c) for c in values):
+            break
+    searcher = _act(g, seat, obs, samples=2, rollout="solve", endgame=4)  # the decision itself solves
+    assert searcher.stats.solves == 2 and searcher.stats.rollouts == 0
+    sample = state.clone()
+    side = g.side_of(seat)
+    rolled = {c: searcher._rollout(sample, c, sample.scores(), side) for c in values}
+    assert rolled == pytest.approx(values) and len(set(values.values())) > 1
+    assert searcher.stats.rollout_solves == searcher.stats.rollouts == len(values)
+
+
+def test_solve_rollouts_solve_an_auction_s_hands_and_only_where_the_value_is_the_score():
+    """From the auction each rollout plays the heuristic to the card play, then solves it (Bid
+    Euchre: the whole card play, 6 cards); 56, whose solver counts card points rather than the score,
+    rolls out with the heuristic as before."""
+    g, state, seat = _first_decision("bid_euchre")
+    obs = state.observation(seat)
+    searcher = _act(g, seat, obs, samples=3, rollout="solve", endgame=6)
+    assert state.phase == "auction" and 0 < searcher.stats.rollout_solves <= searcher.stats.rollouts
+    g, state, seat = _first_decision("fifty_six")
+    searcher = _act(g, seat, state.observation(seat), samples=2, rollout="solve", endgame=8)
+    assert searcher.stats.rollout_solves == 0 and searcher.stats.rollouts > 0

@@ -290,12 +290,14 @@ static double solve_value(Solve *s, const SPos *p, int depth, double alpha, doub
 
 static int points_held(const Rules *r, uint64_t hand);
 
-/* What is left to take from ``p``: the card points in the hands and the trick, or the tricks. */
+/* What is left to take from ``p``: the tricks (as many as the seat to play holds cards, this trick
+ * included), or the card points in the hands of the seats that play (not those of a partner who
+ * sits out) and in the trick. */
 static double figure_left(const Solve *s, const SPos *p) {
     const Rules *r = s->r;
-    int seat, i, left = 0;
-    if (!s->reads_points) return (double)((cards_left(s, p) + p->nt) / r->nactive);
-    for (seat = 0; seat < s->players; seat++) left += points_held(r, p->hands[seat]);
+    int seat = p->turn, i, left = 0;
+    if (!s->reads_points) return (double)popcount64(p->hands[p->turn]);
+    for (i = 0; i < r->nactive; i++, seat = r->next[seat]) left += points_held(r, p->hands[seat]);
     for (i = 0; i < p->nt; i++) left += r->points[p->trick[i]];
     return (double)left;
 }

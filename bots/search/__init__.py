@@ -2,8 +2,9 @@
 
 Settings (tournament file ``settings``, or ``arena play --setting``): ``samples`` (deals sampled per
 decision, default 64), ``seconds`` (thinking time per decision, default 1.0; never beyond the
-clock), ``rollout`` (``heuristic``, ``random`` or ``fast``: the policy of every seat in the rollouts;
-``fast`` plays the card play with the compiled fast path's partner policy, the rest with the heuristic) and
+clock), ``rollout`` (``heuristic``, ``random``, ``fast`` or ``solve``: the policy of every seat in the rollouts;
+``fast`` plays the card play with the compiled fast path's partner policy, the rest with the heuristic; ``solve``
+ends each rollout with the exact solver once ``endgame`` cards are left in hand) and
 ``candidates`` (actions searched per decision, default 6) and ``seed``. See docs/search-bot.md.
 """
 
@@ -25,7 +26,7 @@ SANDBOX_USES = ("bots.heuristic",)
 
 DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
                              "endgame": 0, "play_weight": 1.0, "overbid": True}
-ROLLOUTS = ("heuristic", "random", "fast")
+ROLLOUTS = ("heuristic", "random", "fast", "solve")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
 MARGIN = 0.05  # seconds kept back as well
 
@@ -92,6 +93,9 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
         raise SettingsError(f"search: seed must be a whole number or a string, not {seed!r}")
     if not isinstance(out["overbid"], bool):
         raise SettingsError(f"search: overbid must be true or false, not {out['overbid']!r}")
+    if out["rollout"] == "solve" and endgame < 1:
+        raise SettingsError("search: rollout solve needs endgame >= 1, the cards in hand from which a rollout is "
+                            f"solved exactly, not {endgame}")
     out.update(samples=samples, seconds=seconds, candidates=candidates, endgame=endgame, play_weight=play_weight)
     return out
 

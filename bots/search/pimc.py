@@ -45,6 +45,7 @@ class Stats:
     samples: int = 0
     rollouts: int = 0
     fast_playouts: int = 0  # rollouts whose card play came from the compiled fast path (rollout = fast)
+    rollout_solves: int = 0  # rollouts ended by an exact solve (rollout = solve)
     rejected: int = 0
     solves: int = 0
     unsolved: int = 0  # decisions whose first solve took too long (rolled out instead)
@@ -124,7 +125,13 @@ class Searcher:
         # "fast": the heuristic outside the card play, the compiled fast path's policy in it
         # (arena.fast); without the extension it is the heuristic throughout
         self.fast = settings["rollout"] == "fast" and fast.available()
-        kind = "heuristic" if settings["rollout"] == "fast" else settings["rollout"]
+        # "solve": the heuristic until the card play has at most ``endgame`` cards in hand, then the
+        # solver's exact value; only where that value is the rollout's (the hand's score change, two
+        # sides) and the fast path is built, else the heuristic throughout
+        self.solve_rollouts = (settings["rollout"] == "solve" and fast.available() and game.num_sides == 2
+                               and type(game).hand_value is Game.hand_value)
+        self.deadline = 0.0  # the decision's, for the rollouts' solves
+        kind = "heuristic" if settings["rollout"] in ("fast", "solve") else settings["rollout"]
         self.policy = Policy(game, kind, options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
         self.proxy = ProxyBuilder(game, seat, rng)
@@ -133,7 +140,7 @@ class Searcher:
     def decide(self, obs: Mapping[str, Any], budget: float) -> str:
         """The action for ``obs``, thinking at most about ``budget`` seconds."""
         start = time.monotonic()
-        deadline = start + budget
+        deadline = self.deadline = start + budget
         legal = list(obs["legal_actions"])
         self.stats.decisions += 1
         fallback = self.game.action_string(self._fallback(obs))
@@ -191,7 +198,10 @@ class Searcher:
             for c in candidates[len(row):]:
                 if time.monotonic() >= deadline:
                     break  # out of time inside a sample: it is left out whole
-                row.append(self._rollout(sample, c, before, side))
+                try:
+                    row.append(self._rollout(sample, c, before, side))
+                except SolveTimeout:
+                    break  # a rollout's solve ran out of the decision's time: the sample is left out
             if len(row) < len(candidates):
                 break
             rows.append((weight, row))
@@ -268,6 +278,16 @@ class Searcher:
         choose = self.policy.choose
         compiled = self.fast
         while not state.is_over() and len(state.deal_results) == hands:
+            if self.solve_rollouts and fast.supports(state):
+                pos = fast.position(state)
+                if pos.hands[pos.turn].bit_count() <= self.endgame:
+                    # the rest of the hand solved: the best card's value for the side to move
+                    # (the hand's score margin; with two sides the other side's is its negative)
+                    values = Solver(state, max(self.deadline - time.monotonic(), 1e-3), margin=True).root_values()
+                    self.stats.rollout_solves += 1
+                    self.stats.rollouts += 1
+                    best = max(values.values())
+                    return best if self.game.side_of(pos.turn) == side else -best
             if compiled and fast.supports(state):
                 # the rest of the card play in C; the engine replays it (unchecked: a private
                 # sample), so that it scores the hand (the rules of record) and anything after the
