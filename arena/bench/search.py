@@ -8,6 +8,10 @@ For every bundled game with its default options, at a dozen positions of seeded 
   seat; ``fast``: the card play from the compiled fast path, replayed, with the target of issue
   #35, 10,000 a second; left out where the extension is not built), the work a ``search`` decision
   repeats for every sample and candidate action;
+* ``solve_rollouts_per_s``: the same with ``rollout = solve`` (the heuristic, then the rest of the
+  hand solved exactly once the card play has :data:`SOLVE_ENDGAME` cards in hand: Bid Euchre's whole
+  card play, Five Hundred's last five tricks, All Fours' last three), where the solver's value is the
+  rollout's (not 56) and the extension is built;
 * ``decisions_per_s``: whole decisions of the ``search`` bot (the proxy state rebuilt from the
   observation, the samples drawn with auction inference, every candidate rolled out), with
   :data:`SAMPLES` samples and no clock limit, so the figure is its speed at a fixed amount of work.
@@ -27,7 +31,8 @@ if TYPE_CHECKING:
     from arena.plugins.manager import Registry
 
 SAMPLES = 8  # samples per decision of the decisions_per_s figure
-KINDS = ("heuristic", "random", "fast")  # the rollout policies measured
+KINDS = ("heuristic", "random", "fast", "solve")  # the rollout policies measured
+SOLVE_ENDGAME = {"five_hundred": 5, "all_fours": 3, "bid_euchre": 6}  # rollout = solve: cards in hand solved
 TARGETS = {"fast": 10_000.0}  # issue #35: search rollouts at 10,000 a second or more in every game
 FAST_NOTE = ("; the card play from the compiled fast path's partner policy (arena.fast.playout),"
              " replayed by the engine, which scores the hand")
@@ -39,13 +44,14 @@ def rollouts(game: Any, positions: list[tuple[Any, int]], kind: str, seconds: fl
     from bots.search.pimc import Searcher
     from bots.heuristic import HeuristicBot
 
-    settings = parse_settings({"samples": 1, "rollout": kind})
+    settings = parse_settings({"samples": 1, "rollout": kind, "endgame": SOLVE_ENDGAME.get(game.name, 0)})
     rng = random.Random(seed)
     count = 0
     start = time.perf_counter()
     share = seconds / len(positions)
     for state, seat in positions:
         searcher = Searcher(game, seat, settings, game.options, rng, HeuristicBot)
+        searcher.deadline = time.monotonic() + 3600  # a rollout's solve is not cut short here
         sample = state.resample(seat, rng)
         before = sample.scores()
         legal = sample.legal_action_ids()
@@ -86,12 +92,13 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
         positions = resample_positions(game, RESAMPLE_POSITIONS, seed=1)
         for run in range(settings.repeat):
             for kind in KINDS:
-                if kind == "fast" and not fast.available():
+                if kind in ("fast", "solve") and not fast.available() or kind == "solve" and name not in SOLVE_ENDGAME:
                     continue  # it would measure the heuristic again (the rollout falls back to it)
                 count, elapsed = rollouts(game, positions, kind, settings.seconds, seed=run)
                 figures.add(f"search.{name}.{kind}_rollouts_per_s", count / elapsed, "rollouts/s",
                             f"{game.title}: hands played out from a resampled position with the {kind}"
-                            " policy in every seat (clone, apply_id)" + FAST_NOTE * (kind == "fast"),
+                            " policy in every seat (clone, apply_id)" + FAST_NOTE * (kind == "fast")
+                            + (f"; solved exactly from {SOLVE_ENDGAME.get(name)} cards in hand" if kind == "solve" else ""),
                             target=TARGETS.get(kind))
             count, elapsed = decisions(game, positions, settings.seconds)
             figures.add(f"search.{name}.decisions_per_s", count / elapsed, "decisions/s",
