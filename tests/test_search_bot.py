@@ -202,7 +202,7 @@ def test_the_budget_is_the_setting_within_the_clock():
     ({"endgame": -1}, "endgame must be a whole number >= 0, not -1"),
     ({"play_weight": 0}, "play_weight must be a number in (0, 1], not 0"),
     ({"play_weight": 1.5}, "play_weight must be a number in (0, 1], not 1.5"),
-    ({"overbid": "no"}, "overbid must be true or false, not 'no'"),
+    ({"overbid": "no"}, 'overbid must be true, false or "opponents", not \'no\''),
 ])
 def test_bad_settings_are_refused_with_their_name(settings, words):
     with pytest.raises(SettingsError) as caught:
@@ -363,3 +363,18 @@ def test_solve_rollouts_solve_an_auction_s_hands_and_only_where_the_value_is_the
     g, state, seat = _first_decision("fifty_six")
     searcher = _act(g, seat, state.observation(seat), samples=2, rollout="solve", endgame=8)
     assert searcher.stats.rollout_solves == 0 and searcher.stats.rollouts > 0
+
+
+def test_overbid_opponents_searches_no_bid_above_the_heuristic_s_over_a_partner():
+    """``overbid = "opponents"``: bids above the heuristic's are searched when the high bid so far is
+    an opponent's (or there is none), not when it is a partner's: no bidding war between partners."""
+    g, state, seat = _first_decision("five_hundred")
+    searcher = _act(g, seat, state.observation(seat), samples=1, overbid="opponents")
+    partner, opponent = (seat + 2) % 4, (seat + 1) % 4
+    assert searcher._may_overbid({"history": []})
+    assert searcher._may_overbid({"history": [[partner, "bid 6S"], [opponent, "bid 7C"]]})
+    assert not searcher._may_overbid({"history": [[opponent, "bid 6S"], [partner, "bid 7C"], [opponent, "pass"]]})
+    assert searcher._may_overbid({"history": [[seat, "bid 6S"], [opponent, "pass"]]})
+    for setting, over_partner in ((True, True), (False, False)):
+        searcher.overbid = setting
+        assert searcher._may_overbid({"history": [[partner, "bid 7C"]]}) is over_partner

@@ -91,8 +91,8 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     seed = out["seed"]
     if seed is not None and not isinstance(seed, (int, str)):
         raise SettingsError(f"search: seed must be a whole number or a string, not {seed!r}")
-    if not isinstance(out["overbid"], bool):
-        raise SettingsError(f"search: overbid must be true or false, not {out['overbid']!r}")
+    if not isinstance(out["overbid"], bool) and out["overbid"] != "opponents":
+        raise SettingsError(f"search: overbid must be true, false or \"opponents\", not {out['overbid']!r}")
     if out["rollout"] == "solve" and endgame < 1:
         raise SettingsError("search: rollout solve needs endgame >= 1, the cards in hand from which a rollout is "
                             f"solved exactly, not {endgame}")

@@ -121,7 +121,7 @@ class Searcher:
         self.endgame = int(settings["endgame"])  # cards in hand at or below which samples are solved
         self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
         self.kinds = game.page()["phases"]
-        self.overbid = bool(settings["overbid"])  # may it bid above the heuristic's bid?
+        self.overbid = settings["overbid"]  # may it bid above the heuristic's bid? ("opponents": not over a partner)
         # "fast": the heuristic outside the card play, the compiled fast path's policy in it
         # (arena.fast); without the extension it is the heuristic throughout
         self.fast = settings["rollout"] == "fast" and fast.available()
@@ -160,7 +160,7 @@ class Searcher:
         else:
             known = [i for i in ids if i is not None]
             first = self.game.action_id(fallback)
-            if not self.overbid and self.kinds.get(obs.get("phase")) == "bid" and first in known:
+            if self.kinds.get(obs.get("phase")) == "bid" and first in known and not self._may_overbid(obs):
                 # no bid above the heuristic's: a bid then promises at least what the heuristic's
                 # would, which is how every seat's bids are read (the auction inference), so
                 # partners never outbid each other on the strength of one reading of a hand
@@ -213,6 +213,15 @@ class Searcher:
         return self.game.action_string(candidates[choose(rows)])
 
     # -- parts -------------------------------------------------------------------------------
+    def _may_overbid(self, obs: Mapping[str, Any]) -> bool:
+        """Whether bids above the heuristic's are searched: ``overbid`` true; false never; with
+        "opponents", unless the high bid so far is a partner's (the last bid of the hand's history)."""
+        if self.overbid != "opponents":
+            return bool(self.overbid)
+        bids = [seat for seat, action in obs.get("history", ()) if str(action).startswith("bid ")]
+        return not bids or bids[-1] == self.seat or self.game.side_of(bids[-1]) != self.game.side_of(self.seat)
+
+
     def _fallback(self, obs: Mapping[str, Any]) -> int:
         aid = self.game.action_id(self.judge.heuristic(self.seat).act(dict(obs)))
         legal = [self.game.action_id(a) for a in obs["legal_actions"]]
