@@ -134,4 +134,4 @@ def test_without_the_extension_fast_rolls_out_with_the_heuristic(monkeypatch, ca
             chosen.append((bot.act(dict(obs)), bot.searcher.stats.rollouts, bot.searcher.stats.fast_playouts))
     assert chosen[0] == chosen[1] == chosen[2] and chosen[0][2] == 0 and chosen[0][1] >= 6
     told = [r.getMessage() for r in caplog.records if "fast path is missing" in r.getMessage()]
-    assert len(told) == 1 and "rollout fast plays as heuristic" in told[0], told
+    assert len(told) == 1 and "rollout fast and rollout solve play as heuristic" in told[0], told

@@ -37,7 +37,7 @@ _told_no_fast_path = False  # the notice below is given once a process
 def tell_fast_path() -> bool:
     """Whether the compiled fast path (arena.fast, docs/fastpath.md) is built here; when it is not,
     say so once a process (a warning on the ``bots.search`` logger): the bot then plays on the
-    pure-Python engines, as it did before there was one (and ``rollout = "fast"`` rolls out with
+    pure-Python engines, as it did before there was one (and ``rollout = "fast"`` or ``"solve"`` rolls out with
     the heuristic)."""
     global _told_no_fast_path
     from arena import fast
@@ -46,7 +46,7 @@ def tell_fast_path() -> bool:
     if not _told_no_fast_path:
         _told_no_fast_path = True
         log.warning("search: the compiled fast path is missing (%s); searching with the pure-Python engines"
-                    " (rollout fast plays as heuristic)", fast.why_unavailable())
+                    " (rollout fast and rollout solve play as heuristic)", fast.why_unavailable())
     return False
 
 
