@@ -221,7 +221,6 @@ class Searcher:
         bids = [seat for seat, action in obs.get("history", ()) if str(action).startswith("bid ")]
         return not bids or bids[-1] == self.seat or self.game.side_of(bids[-1]) != self.game.side_of(self.seat)
 
-
     def _fallback(self, obs: Mapping[str, Any]) -> int:
         aid = self.game.action_id(self.judge.heuristic(self.seat).act(dict(obs)))
         legal = [self.game.action_id(a) for a in obs["legal_actions"]]
