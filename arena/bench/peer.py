@@ -137,4 +137,5 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
         figures.skipped["peer.bid_euchre.hands_per_s"] = f"the ratio reads the engine: {fast.why_unavailable()}"
     for run in range(settings.repeat):
         figures.ratio("peer.ratio", rates[run, "ours" if compiled else "engine"], rates[run, "peer"],
-                      "our Bid Euchre hands/s (the compiled whole hand) over OpenSpiel euchre games/s", TARGET)
+                      f"our Bid Euchre hands/s ({'the compiled whole hand' if compiled else 'the engine'}) "
+                      "over OpenSpiel euchre games/s", TARGET)

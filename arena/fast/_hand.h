@@ -473,18 +473,10 @@ static PyObject *Hand_clone(Hand *h, PyObject *unused) {
     return (PyObject *)o;
 }
 
-static PyObject *be_ints(const int *values, int n) {
-    PyObject *t = PyTuple_New(n);
-    int i;
-    if (t == NULL) return NULL;
-    for (i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(values[i]));
-    return t;
-}
-
 static PyObject *Hand_result(Hand *h, PyObject *unused) {
     if (h->phase != BE_OVER) Py_RETURN_NONE;
-    return Py_BuildValue("{s:N,s:s,s:N,s:N,s:i,s:i,s:i}", "changes", be_ints(h->changes, 2), "end", BE_ENDS[h->end],
-                         "tricks_won_by_seat", be_ints(h->tricks_by_seat, 4), "reneges", be_ints(h->reneges, 2),
+    return Py_BuildValue("{s:N,s:s,s:N,s:N,s:i,s:i,s:i}", "changes", seat_tuple_int(h->changes, 2), "end", BE_ENDS[h->end],
+                         "tricks_won_by_seat", seat_tuple_int(h->tricks_by_seat, 4), "reneges", seat_tuple_int(h->reneges, 2),
                          "contractor", h->contractor, "level", h->level, "trump", h->trump);
 }
 
@@ -492,7 +484,7 @@ static PyObject *Hand_get_phase(Hand *h, void *unused) { return PyUnicode_FromSt
 
 static PyObject *Hand_get_masks(Hand *h, void *unused) {
     int m[4] = {(int)h->masks[0], (int)h->masks[1], (int)h->masks[2], (int)h->masks[3]};
-    return be_ints(m, 4);
+    return seat_tuple_int(m, 4);
 }
 
 static PyMethodDef Hand_methods[] = {
