@@ -203,6 +203,7 @@ def test_the_budget_is_the_setting_within_the_clock():
     ({"play_weight": 0}, "play_weight must be a number in (0, 1], not 0"),
     ({"play_weight": 1.5}, "play_weight must be a number in (0, 1], not 1.5"),
     ({"overbid": "no"}, 'overbid must be true, false or "opponents", not \'no\''),
+    ({"policy": "mcts"}, "policy must be one of heuristic, learned, not 'mcts'"),
 ])
 def test_bad_settings_are_refused_with_their_name(settings, words):
     with pytest.raises(SettingsError) as caught:
@@ -235,14 +236,14 @@ def test_a_state_started_mid_match_resamples_with_its_scores(game):
     assert sample.observation(seat)["scores"] == state.observation(seat)["scores"]
 
 
-def test_its_sandbox_shows_it_the_heuristic_it_rolls_out_with_and_nothing_else():
+def test_its_sandbox_shows_it_the_heuristic_and_the_network_it_rolls_out_with_and_nothing_else():
     from arena.players.sandbox import bot_entries
 
     from arena.players.seats import _bot_modules
 
     registry = get_registry()
     search, heuristic = (bot_entries(f"bots.{name}", _bot_modules(registry, name)) for name in ("search", "heuristic"))
-    assert set(search) == {"bots/search", "bots/heuristic", "bots/__init__.py"}
+    assert set(search) == {"bots/search", "bots/heuristic", "bots/learned", "bots/__init__.py"}
     assert set(heuristic) == {"bots/heuristic", "bots/__init__.py"}  # and not the other way
 
 
@@ -378,3 +379,58 @@ def test_overbid_opponents_searches_no_bid_above_the_heuristic_s_over_a_partner(
     for setting, over_partner in ((True, True), (False, False)):
         searcher.overbid = setting
         assert searcher._may_overbid({"history": [[partner, "bid 7C"]]}) is over_partner
+
+
+def _learned_decisions(count: int):
+    """Bid Euchre auction and trump decisions of heuristic matches where the ``learned`` bot's
+    network leaves the heuristic's choice: (game, seat, observation, learned's choice)."""
+    from bots.learned import LearnedBot
+
+    g = get_registry().game("bid_euchre", {})
+    found = []
+    for s in range(200):
+        state = g.new_match(seed=s)
+        bots = {}
+        while state.phase in ("auction", "trump"):  # the first hand's decisions before its card play
+            seat = state.current_player()
+            if seat not in bots:
+                bots[seat] = (HeuristicBot(seat), LearnedBot({}, seat))
+                for bot in bots[seat]:
+                    bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+            obs = dict(state.observation(seat), time_left=60.0, bank_left=None)
+            own, learned = (bot.act(obs) for bot in bots[seat])
+            if own != learned:
+                found.append((g, seat, obs, learned))
+                if len(found) == count:
+                    return found
+            state.apply(own)
+    raise AssertionError("the network never left the heuristic")
+
+
+def test_policy_learned_falls_back_to_the_network_s_choice_and_rolls_out_with_it():
+    """``policy = learned``: where it does not search (samples 0) it plays the ``learned`` bot's
+    choice, not the heuristic's; its rollouts and inference consult the same network, and leave
+    it the card play."""
+    from bots.learned import LearnedBot
+
+    for g, seat, obs, learned in _learned_decisions(3):
+        bot = SearchBot({"samples": 0, "policy": "learned"}, 0)
+        bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+        assert bot.act(dict(obs)) == learned
+    searcher = _act(g, seat, obs, samples=2, policy="learned")
+    player = searcher.policy.heuristic((seat + 1) % 4)
+    assert isinstance(player, LearnedBot) and player.prefer["play"] >= 1e9 and player.prefer["auction"] < 1e9
+    assert searcher.stats.last_samples == 2
+
+
+@pytest.mark.parametrize("game,options,words", [
+    ("five_hundred", {}, "its network plays bid_euchre only, not 'five_hundred'"),
+    ("bid_euchre", {"target_score": 11}, "options target_score differ"),
+])
+def test_policy_learned_is_refused_where_there_is_no_network(game, options, words):
+    g = get_registry().game(game, options)
+    bot = SearchBot({"policy": "learned"}, 0)
+    with pytest.raises(SettingsError) as caught:
+        bot.start_match(MatchInfo(g.name, dict(g.options), 0, ()))
+    assert str(caught.value).startswith(f"search: policy learned cannot play {game}: ")
+    assert words in str(caught.value)

@@ -61,8 +61,24 @@ def choose(values: np.ndarray, legal: Sequence[int], preferred: int, prefer: flo
     return legal[int(np.argmax(scored))]
 
 
+def unusable(game: Any, model: MLP) -> str | None:
+    """Why ``model`` cannot value ``game``'s decisions (another game or other rules), or None."""
+    meta = model.meta
+    if game.name != GAME or meta.get("game") != GAME:
+        return f"its network plays {GAME} only, not {game.name!r}"
+    if meta.get("layout") != layout(game):
+        return f"its network was not trained for {GAME}'s actions and cards"
+    if rules(game) != meta.get("rules"):
+        changed = sorted(k for k, v in rules(game).items() if meta.get("rules", {}).get(k) != v)
+        return f"its network was trained for {GAME} at {meta.get('rules')}; options {', '.join(changed)} differ"
+    return None
+
+
 class LearnedBot(Player):
-    def __init__(self, settings: Mapping[str, Any], seed: int):
+    def __init__(self, settings: Mapping[str, Any], seed: int, heuristic_in: Sequence[str] = ()):
+        """``heuristic_in``: kinds of decision (:data:`KINDS`) left to the heuristic whatever the
+        weights say (the ``search`` bot's rollouts leave it the card play, where the network gains
+        almost nothing, for speed)."""
         unknown = sorted(set(settings) - set(SETTINGS))
         if unknown:
             raise ValueError(f"learned: unknown setting(s) {', '.join(unknown)}; it takes {', '.join(SETTINGS)}")
@@ -75,6 +91,7 @@ class LearnedBot(Player):
                 self.prefer = dict.fromkeys(KINDS, float(settings["prefer"]))
             except (TypeError, ValueError):
                 raise ValueError(f"learned: prefer must be a number, not {settings['prefer']!r}") from None
+        self.prefer.update(dict.fromkeys(heuristic_in, NEVER))
         self.heuristic = HeuristicBot(seed)
         self.features: Features | None = None
         self.network = False  # False: the heuristic's moves (options the network was not trained for)
@@ -86,11 +103,10 @@ class LearnedBot(Player):
         meta = self.model.meta
         if meta.get("game") != GAME or meta.get("layout") != layout(game):
             raise WeightsError(f"learned: {self.path} was not trained for {GAME}'s actions and cards")
-        self.network = rules(game) == meta.get("rules")
-        if not self.network:
-            changed = sorted(k for k, v in rules(game).items() if meta.get("rules", {}).get(k) != v)
-            print(f"learned: trained for {GAME} at {meta.get('rules')}; options {', '.join(changed)} differ, "
-                  "so it plays the heuristic's moves", file=sys.stderr)
+        why = unusable(game, self.model)
+        self.network = why is None
+        if why is not None:
+            print(f"learned: {why}, so it plays the heuristic's moves", file=sys.stderr)
         self.features = Features(game, meta["divisors"])
         self.heuristic.start_match(info)
 

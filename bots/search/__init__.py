@@ -5,7 +5,8 @@ decision, default 64), ``seconds`` (thinking time per decision, default 1.0; nev
 clock), ``rollout`` (``heuristic``, ``random``, ``fast`` or ``solve``: the policy of every seat in the rollouts;
 ``fast`` plays the card play with the compiled fast path's partner policy, the rest with the heuristic; ``solve``
 ends each rollout with the exact solver once ``endgame`` cards are left in hand) and
-``candidates`` (actions searched per decision, default 6) and ``seed``. See docs/search-bot.md.
+``candidates`` (actions searched per decision, default 6), ``policy`` (``heuristic``, or ``learned``: the
+learned bot's network outside the card play, Bid Euchre only) and ``seed``. See docs/search-bot.md.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import importlib
 import logging
 import random
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from arena.games.base import Game
 from arena.players.base import BotSpec, MatchInfo, Player
@@ -22,11 +23,12 @@ from arena.plugins import hookimpl
 from bots.heuristic import STRATEGIES, HeuristicBot
 
 # the bundled code this bot runs besides its own: a sandbox shows it (arena/players/sandbox.py)
-SANDBOX_USES = ("bots.heuristic",)
+SANDBOX_USES = ("bots.heuristic", "bots.learned")
 
 DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
-                             "endgame": 0, "play_weight": 1.0, "overbid": True}
+                             "endgame": 0, "play_weight": 1.0, "overbid": True, "policy": "heuristic"}
 ROLLOUTS = ("heuristic", "random", "fast", "solve")
+POLICIES = ("heuristic", "learned")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
 MARGIN = 0.05  # seconds kept back as well
 
@@ -93,6 +95,8 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
         raise SettingsError(f"search: seed must be a whole number or a string, not {seed!r}")
     if not isinstance(out["overbid"], bool) and out["overbid"] != "opponents":
         raise SettingsError(f"search: overbid must be true, false or \"opponents\", not {out['overbid']!r}")
+    if out["policy"] not in POLICIES:
+        raise SettingsError(f"search: policy must be one of {', '.join(POLICIES)}, not {out['policy']!r}")
     if out["rollout"] == "solve" and endgame < 1:
         raise SettingsError("search: rollout solve needs endgame >= 1, the cards in hand from which a rollout is "
                             f"solved exactly, not {endgame}")
@@ -131,6 +135,21 @@ def bundled_game(name: str, options: Mapping[str, Any]) -> Any:
     raise ValueError(f"search: no bundled game {name!r}")
 
 
+def learned_policy(game: Game) -> Callable[[int], Player]:
+    """The maker of ``policy = learned``'s player: the ``learned`` bot's network in the auction, the
+    choice of trump and the gifts, the heuristic in the card play (where the network gains almost
+    nothing and would make every rollout about twice as dear); refused, with the reason, where there
+    is no network for the game and its rules (numpy missing, another game, other options)."""
+    try:
+        from bots.learned import WEIGHTS, LearnedBot, load, unusable
+        why = unusable(game, load(str(WEIGHTS)))
+    except ImportError as exc:
+        why = f"the learned bot cannot load ({exc}; install the rl extra)"
+    if why is not None:
+        raise SettingsError(f"search: policy learned cannot play {game.name}: {why}")
+    return lambda seed: LearnedBot({}, seed, heuristic_in=("play",))
+
+
 class RandomStandIn(Player):
     """A uniformly random legal action: the rollouts' and the fallback's player in a game the
     heuristic has no strategy for."""
@@ -159,9 +178,11 @@ class SearchBot(Player):
         if type(game).deck_for is Game.deck_for:  # it could only ever play its fallback: say so at once
             raise ValueError(f"search cannot play {info.game!r}: its engine has no search hooks (Game.deck_for, "
                              "docs/game-interface.md)")
-        # the heuristic guides the rollouts and the auction inference; a game it has no strategy
-        # for (a plugin's) is searched with uniformly random ones
-        stand_in = HeuristicBot if info.game in STRATEGIES else RandomStandIn
+        # the heuristic guides the rollouts and the auction inference (with policy = learned, the
+        # trained network outside the card play); a game it has no strategy for (a plugin's) is
+        # searched with uniformly random ones
+        stand_in = learned_policy(game) if self.settings["policy"] == "learned" else \
+            HeuristicBot if info.game in STRATEGIES else RandomStandIn
         make = lambda seat: stand_in(self.seed + 1009 * (seat + 1))  # noqa: E731
         self.searcher = Searcher(game, info.seat, self.settings, info.options, self.rng, make)
 
