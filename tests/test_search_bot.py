@@ -236,7 +236,7 @@ def test_a_state_started_mid_match_resamples_with_its_scores(game):
     assert sample.observation(seat)["scores"] == state.observation(seat)["scores"]
 
 
-def test_its_sandbox_shows_it_the_heuristic_and_the_network_it_rolls_out_with_and_nothing_else():
+def test_its_sandbox_shows_it_the_heuristic_and_the_learned_bot_and_nothing_else():
     from arena.players.sandbox import bot_entries
 
     from arena.players.seats import _bot_modules
@@ -407,10 +407,10 @@ def _learned_decisions(count: int):
     raise AssertionError("the network never left the heuristic")
 
 
-def test_policy_learned_falls_back_to_the_network_s_choice_and_rolls_out_with_it():
+def test_policy_learned_falls_back_to_the_network_s_choice():
     """``policy = learned``: where it does not search (samples 0) it plays the ``learned`` bot's
-    choice, not the heuristic's; its rollouts and inference consult the same network, and leave
-    it the card play."""
+    choice, not the heuristic's, and that choice is the default a search must beat; the rollouts
+    and the inference stay the heuristic's."""
     from bots.learned import LearnedBot
 
     for g, seat, obs, learned in _learned_decisions(3):
@@ -418,8 +418,9 @@ def test_policy_learned_falls_back_to_the_network_s_choice_and_rolls_out_with_it
         bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
         assert bot.act(dict(obs)) == learned
     searcher = _act(g, seat, obs, samples=2, policy="learned")
-    player = searcher.policy.heuristic((seat + 1) % 4)
-    assert isinstance(player, LearnedBot) and player.prefer["play"] >= 1e9 and player.prefer["auction"] < 1e9
+    assert isinstance(searcher.default.heuristic(seat), LearnedBot)
+    assert type(searcher.policy.heuristic((seat + 1) % 4)) is HeuristicBot
+    assert type(searcher.judge.heuristic((seat + 1) % 4)) is HeuristicBot
     assert searcher.stats.last_samples == 2
 
 

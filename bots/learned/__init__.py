@@ -75,10 +75,7 @@ def unusable(game: Any, model: MLP) -> str | None:
 
 
 class LearnedBot(Player):
-    def __init__(self, settings: Mapping[str, Any], seed: int, heuristic_in: Sequence[str] = ()):
-        """``heuristic_in``: kinds of decision (:data:`KINDS`) left to the heuristic whatever the
-        weights say (the ``search`` bot's rollouts leave it the card play, where the network gains
-        almost nothing, for speed)."""
+    def __init__(self, settings: Mapping[str, Any], seed: int):
         unknown = sorted(set(settings) - set(SETTINGS))
         if unknown:
             raise ValueError(f"learned: unknown setting(s) {', '.join(unknown)}; it takes {', '.join(SETTINGS)}")
@@ -91,7 +88,6 @@ class LearnedBot(Player):
                 self.prefer = dict.fromkeys(KINDS, float(settings["prefer"]))
             except (TypeError, ValueError):
                 raise ValueError(f"learned: prefer must be a number, not {settings['prefer']!r}") from None
-        self.prefer.update(dict.fromkeys(heuristic_in, NEVER))
         self.heuristic = HeuristicBot(seed)
         self.features: Features | None = None
         self.network = False  # False: the heuristic's moves (options the network was not trained for)

@@ -6,7 +6,7 @@ clock), ``rollout`` (``heuristic``, ``random``, ``fast`` or ``solve``: the polic
 ``fast`` plays the card play with the compiled fast path's partner policy, the rest with the heuristic; ``solve``
 ends each rollout with the exact solver once ``endgame`` cards are left in hand) and
 ``candidates`` (actions searched per decision, default 6), ``policy`` (``heuristic``, or ``learned``: the
-learned bot's network outside the card play, Bid Euchre only) and ``seed``. See docs/search-bot.md.
+learned bot's choice is the default a search must beat; Bid Euchre only) and ``seed``. See docs/search-bot.md.
 """
 
 from __future__ import annotations
@@ -135,11 +135,10 @@ def bundled_game(name: str, options: Mapping[str, Any]) -> Any:
     raise ValueError(f"search: no bundled game {name!r}")
 
 
-def learned_policy(game: Game) -> Callable[[int], Player]:
-    """The maker of ``policy = learned``'s player: the ``learned`` bot's network in the auction, the
-    choice of trump and the gifts, the heuristic in the card play (where the network gains almost
-    nothing and would make every rollout about twice as dear); refused, with the reason, where there
-    is no network for the game and its rules (numpy missing, another game, other options)."""
+def learned_player(game: Game) -> Callable[[int], Player]:
+    """The maker of ``policy = learned``'s default player: the ``learned`` bot; refused, with the
+    reason, where there is no network for the game and its rules (numpy missing, another game,
+    other options)."""
     try:
         from bots.learned import WEIGHTS, LearnedBot, load, unusable
         why = unusable(game, load(str(WEIGHTS)))
@@ -147,7 +146,7 @@ def learned_policy(game: Game) -> Callable[[int], Player]:
         why = f"the learned bot cannot load ({exc}; install the rl extra)"
     if why is not None:
         raise SettingsError(f"search: policy learned cannot play {game.name}: {why}")
-    return lambda seed: LearnedBot({}, seed, heuristic_in=("play",))
+    return lambda seed: LearnedBot({}, seed)
 
 
 class RandomStandIn(Player):
@@ -178,13 +177,15 @@ class SearchBot(Player):
         if type(game).deck_for is Game.deck_for:  # it could only ever play its fallback: say so at once
             raise ValueError(f"search cannot play {info.game!r}: its engine has no search hooks (Game.deck_for, "
                              "docs/game-interface.md)")
-        # the heuristic guides the rollouts and the auction inference (with policy = learned, the
-        # trained network outside the card play); a game it has no strategy for (a plugin's) is
-        # searched with uniformly random ones
-        stand_in = learned_policy(game) if self.settings["policy"] == "learned" else \
-            HeuristicBot if info.game in STRATEGIES else RandomStandIn
+        # the heuristic guides the rollouts and the auction inference; a game it has no strategy
+        # for (a plugin's) is searched with uniformly random ones. With policy = learned the
+        # learned bot's network gives the default choice only: rolling out with it too, the
+        # search found and played the network's blind spots (docs/search-bot.md)
+        stand_in = HeuristicBot if info.game in STRATEGIES else RandomStandIn
         make = lambda seat: stand_in(self.seed + 1009 * (seat + 1))  # noqa: E731
-        self.searcher = Searcher(game, info.seat, self.settings, info.options, self.rng, make)
+        default = learned_player(game) if self.settings["policy"] == "learned" else None
+        self.searcher = Searcher(game, info.seat, self.settings, info.options, self.rng, make,
+                                 default and (lambda seat: default(self.seed + 1009 * (seat + 1))))
 
     def act(self, observation: dict[str, Any]) -> str:
         if self.searcher is None:

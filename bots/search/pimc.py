@@ -114,7 +114,8 @@ class Policy:
 
 class Searcher:
     def __init__(self, game: Game, seat: int, settings: Mapping[str, Any], options: Mapping[str, Any],
-                 rng: random.Random, make_heuristic: Callable[[int], Player]):
+                 rng: random.Random, make_heuristic: Callable[[int], Player],
+                 make_default: Callable[[int], Player] | None = None):
         self.game, self.seat, self.rng = game, seat, rng
         self.samples = int(settings["samples"])
         self.candidates = int(settings["candidates"])  # at most this many actions are searched
@@ -134,6 +135,8 @@ class Searcher:
         kind = "heuristic" if settings["rollout"] in ("fast", "solve") else settings["rollout"]
         self.policy = Policy(game, kind, options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
+        # the default choice, which a search must beat: the heuristic's, or another player's (policy = learned)
+        self.default = Policy(game, "heuristic", options, rng, make_default) if make_default else self.judge
         self.proxy = ProxyBuilder(game, seat, rng)
         self.stats = Stats()
 
@@ -222,7 +225,7 @@ class Searcher:
         return not bids or bids[-1] == self.seat or self.game.side_of(bids[-1]) != self.game.side_of(self.seat)
 
     def _fallback(self, obs: Mapping[str, Any]) -> int:
-        aid = self.game.action_id(self.judge.heuristic(self.seat).act(dict(obs)))
+        aid = self.game.action_id(self.default.heuristic(self.seat).act(dict(obs)))
         legal = [self.game.action_id(a) for a in obs["legal_actions"]]
         return aid if aid in legal and aid is not None else legal[0]  # type: ignore[return-value]
 
