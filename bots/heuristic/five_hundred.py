@@ -17,6 +17,7 @@ It sees only observations (action strings and card tokens) and knows the public 
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -109,8 +110,7 @@ class Strategy(Player):
             return "look"
         hand = obs["hand"]
         extra = PARTNER_TRICKS.get(self.players, 0.0) + 0.5  # partner(s) and the kitty
-        estimates = {suit: trump_tricks(hand, suit) + extra for suit in SUITS}
-        estimates["NT"] = notrump_tricks(hand) + extra
+        estimates = {strain: tricks + extra for strain, tricks in hand_tricks(tuple(hand)).items()}
         high = obs.get("high_bid")
         partner_high = high is not None and high["seat"] != obs["seat"] and obs["sides"][high["seat"]] == obs["side"]
         choices = []
@@ -279,7 +279,18 @@ class Strategy(Player):
 # -- hand evaluation -------------------------------------------------------------------------------
 
 
-def trump_tricks(hand: list[str], trump: str) -> float:
+@functools.lru_cache(maxsize=4096)
+def hand_tricks(hand: tuple[str, ...]) -> dict[str, float]:
+    """The tricks ``hand`` should take in each strain (each suit as trumps, then ``NT``), kept for
+    the hands met last: a seat bids several times on one hand, and a search's rollouts bid on the
+    same sampled hands once per candidate (the auction's heuristic was most of a Five Hundred
+    search's time). A pure function of the hand, so the cache changes no choice."""
+    estimates = {suit: trump_tricks(hand, suit) for suit in SUITS}
+    estimates["NT"] = notrump_tricks(hand)
+    return estimates
+
+
+def trump_tricks(hand: list[str] | tuple[str, ...], trump: str) -> float:
     """The tricks a hand should take with ``trump`` as trumps (counted honours, length, side aces)."""
     ctx = Context(trump, None)
     trumps = [c for c in hand if ctx.eff(c) == trump]
@@ -307,7 +318,7 @@ def trump_tricks(hand: list[str], trump: str) -> float:
     return tricks
 
 
-def notrump_tricks(hand: list[str]) -> float:
+def notrump_tricks(hand: list[str] | tuple[str, ...]) -> float:
     tricks = 1.0 if "JK" in hand else 0.0
     for suit in SUITS:
         cards = sorted((c for c in hand if c != "JK" and c[-1] == suit), key=lambda c: -RANK[c[:-1]])
