@@ -187,6 +187,23 @@ def test_the_budget_is_the_setting_within_the_clock():
     assert budget(parse_settings({"seconds": 0}), {"time_left": 10.0}) == 0.0
 
 
+def test_bid_seconds_is_the_budget_of_the_auction_s_decisions_only():
+    """``bid_seconds``: the auction's kind of decision (bids, trumps) gets its own time, within the
+    same clock; the card play keeps ``seconds``; unset, both are ``seconds``."""
+    settings = parse_settings({"seconds": 0.1, "bid_seconds": 0.6})
+    assert budget(settings, {"time_left": 10.0}, bidding=True) == 0.6
+    assert budget(settings, {"time_left": 10.0}) == 0.1
+    assert budget(settings, {"time_left": 0.5}, bidding=True) == pytest.approx(0.5 * 0.75 - 0.05)
+    assert budget(parse_settings({"seconds": 0.3}), {"time_left": 10.0}, bidding=True) == 0.3
+    g, state, seat = _first_decision("five_hundred")  # an auction decision
+    seen = []
+    bot = SearchBot({"seconds": 0.0, "bid_seconds": 0.25, "samples": 1}, 0)
+    bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+    bot.searcher.decide = lambda obs, seconds: seen.append(seconds) or obs["legal_actions"][0]
+    bot.act(dict(state.observation(seat), time_left=10.0, bank_left=None))
+    assert seen == [0.25]
+
+
 @pytest.mark.parametrize("settings,words", [
     ({"sample": 3}, "unknown setting(s) sample"),
     ({"samples": -1}, "samples must be a whole number >= 0, not -1"),
@@ -194,6 +211,7 @@ def test_the_budget_is_the_setting_within_the_clock():
     ({"samples": 2.5}, "samples must be a whole number"),
     ({"seconds": "soon"}, "seconds must be a number of seconds >= 0, not 'soon'"),
     ({"seconds": -1}, "seconds must be a number of seconds >= 0"),
+    ({"bid_seconds": "long"}, "bid_seconds must be a number of seconds >= 0, not 'long'"),
     ({"rollout": "mcts"}, "rollout must be one of heuristic, random, fast, solve, not 'mcts'"),
     ({"rollout": "solve"}, "rollout solve needs endgame >= 1, the cards in hand from which a rollout is solved exactly, not 0"),
     ({"seed": [1]}, "seed must be a whole number or a string"),

@@ -26,7 +26,8 @@ from bots.heuristic import STRATEGIES, HeuristicBot
 SANDBOX_USES = ("bots.heuristic", "bots.learned")
 
 DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
-                             "endgame": 0, "play_weight": 1.0, "overbid": True, "policy": "heuristic"}
+                             "endgame": 0, "play_weight": 1.0, "overbid": True, "policy": "heuristic",
+                             "bid_seconds": None}
 ROLLOUTS = ("heuristic", "random", "fast", "solve")
 POLICIES = ("heuristic", "learned")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
@@ -68,6 +69,17 @@ def _whole(settings: Mapping[str, Any], key: str, least: int) -> int:
     return value
 
 
+def _seconds(settings: Mapping[str, Any], key: str) -> float:
+    """The setting ``key`` as a finite number of seconds >= 0."""
+    try:
+        seconds = float(settings[key])
+        if not seconds >= 0 or seconds == float("inf"):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SettingsError(f"search: {key} must be a number of seconds >= 0, not {settings[key]!r}") from None
+    return seconds
+
+
 def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(settings) - set(DEFAULTS))
     if unknown:
@@ -82,12 +94,8 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError
     except (TypeError, ValueError):
         raise SettingsError(f"search: play_weight must be a number in (0, 1], not {out['play_weight']!r}") from None
-    try:
-        seconds = float(out["seconds"])
-        if not seconds >= 0 or seconds == float("inf"):
-            raise ValueError
-    except (TypeError, ValueError):
-        raise SettingsError(f"search: seconds must be a number of seconds >= 0, not {out['seconds']!r}") from None
+    seconds = _seconds(out, "seconds")
+    bid_seconds = seconds if out["bid_seconds"] is None else _seconds(out, "bid_seconds")
     if out["rollout"] not in ROLLOUTS:
         raise SettingsError(f"search: rollout must be one of {', '.join(ROLLOUTS)}, not {out['rollout']!r}")
     seed = out["seed"]
@@ -100,13 +108,15 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     if out["rollout"] == "solve" and endgame < 1:
         raise SettingsError("search: rollout solve needs endgame >= 1, the cards in hand from which a rollout is "
                             f"solved exactly, not {endgame}")
-    out.update(samples=samples, seconds=seconds, candidates=candidates, endgame=endgame, play_weight=play_weight)
+    out.update(samples=samples, seconds=seconds, bid_seconds=bid_seconds, candidates=candidates, endgame=endgame,
+               play_weight=play_weight)
     return out
 
 
-def budget(settings: Mapping[str, Any], observation: Mapping[str, Any]) -> float:
-    """Seconds to think: the setting, within the decision's limit and a share of the bank."""
-    allowed = [float(settings["seconds"])]
+def budget(settings: Mapping[str, Any], observation: Mapping[str, Any], bidding: bool = False) -> float:
+    """Seconds to think: the setting (``bid_seconds`` for a decision of the auction's kind), within
+    the decision's limit and a share of the bank."""
+    allowed = [float(settings["bid_seconds" if bidding else "seconds"])]
     time_left = observation.get("time_left")
     if time_left is not None:
         allowed.append(float(time_left) * (1 - SAFETY) - MARGIN)
@@ -190,7 +200,8 @@ class SearchBot(Player):
     def act(self, observation: dict[str, Any]) -> str:
         if self.searcher is None:
             raise RuntimeError("search: act before start_match")
-        return str(self.searcher.decide(observation, budget(self.settings, observation)))
+        bidding = self.searcher.kinds.get(observation.get("phase")) == "bid"
+        return str(self.searcher.decide(observation, budget(self.settings, observation, bidding)))
 
 
 def make(settings: Mapping[str, Any], seed: int) -> SearchBot:
