@@ -5,7 +5,8 @@ decision, default 64), ``seconds`` (thinking time per decision, default 1.0; nev
 clock), ``rollout`` (``heuristic``, ``random``, ``fast`` or ``solve``: the policy of every seat in the rollouts;
 ``fast`` plays the card play with the compiled fast path's partner policy, the rest with the heuristic; ``solve``
 ends each rollout with the exact solver once ``endgame`` cards are left in hand) and
-``candidates`` (actions searched per decision, default 6), ``policy`` (``heuristic``, or ``learned``: the
+``candidates`` (actions searched per decision, default 6), ``bid_seconds`` (thinking time for the
+auction's decisions, default ``seconds``), ``policy`` (``heuristic``, or ``learned``: the
 learned bot's choice is the default a search must beat; Bid Euchre only) and ``seed``. See docs/search-bot.md.
 """
 
@@ -192,10 +193,10 @@ class SearchBot(Player):
         # learned bot's network gives the default choice only: rolling out with it too, the
         # search found and played the network's blind spots (docs/search-bot.md)
         stand_in = HeuristicBot if info.game in STRATEGIES else RandomStandIn
-        make = lambda seat: stand_in(self.seed + 1009 * (seat + 1))  # noqa: E731
-        default = learned_player(game) if self.settings["policy"] == "learned" else None
-        self.searcher = Searcher(game, info.seat, self.settings, info.options, self.rng, make,
-                                 default and (lambda seat: default(self.seed + 1009 * (seat + 1))))
+        learned = learned_player(game) if self.settings["policy"] == "learned" else None
+        seeded = lambda maker: lambda seat: maker(self.seed + 1009 * (seat + 1))  # noqa: E731
+        self.searcher = Searcher(game, info.seat, self.settings, info.options, self.rng, seeded(stand_in),
+                                 seeded(learned) if learned else None)
 
     def act(self, observation: dict[str, Any]) -> str:
         if self.searcher is None:
