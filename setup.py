@@ -7,5 +7,6 @@ install goes on without it and ``arena.fast.available()`` is False (docs/fastpat
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("arena.fast._play", ["arena/fast/_play.c"], depends=["arena/fast/_solve.h", "arena/fast/_hand.h"],
+HEADERS = ["arena/fast/_solve.h", "arena/fast/_hand.h", "arena/fast/_heuristic.h"]
+setup(ext_modules=[Extension("arena.fast._play", ["arena/fast/_play.c"], depends=HEADERS,
                            optional=True)])

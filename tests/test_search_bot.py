@@ -222,6 +222,7 @@ def test_bid_seconds_is_the_budget_of_the_auction_s_decisions_only():
     ({"play_weight": 1.5}, "play_weight must be a number in (0, 1], not 1.5"),
     ({"overbid": "no"}, 'overbid must be true, false or "opponents", not \'no\''),
     ({"policy": "mcts"}, "policy must be one of heuristic, learned, not 'mcts'"),
+    ({"compiled": "yes"}, "compiled must be true or false, not 'yes'"),
 ])
 def test_bad_settings_are_refused_with_their_name(settings, words):
     with pytest.raises(SettingsError) as caught:
@@ -453,3 +454,34 @@ def test_policy_learned_is_refused_where_there_is_no_network(game, options, word
         bot.start_match(MatchInfo(g.name, dict(g.options), 0, ()))
     assert str(caught.value).startswith(f"search: policy learned cannot play {game}: ")
     assert words in str(caught.value)
+
+
+@pytest.mark.skipif(not __import__("arena.fast").fast.available(), reason="no compiled fast path")
+def test_compiled_rollouts_play_the_heuristic_s_cards(monkeypatch):
+    """Five Hundred's heuristic rollouts take their card play from the compiled heuristic
+    (``compiled``, the default): on the same samples every candidate's margin, and so the choice,
+    is what the Python heuristic's card play gives (``compiled = false``), bids and cards alike."""
+    import bots.search.pimc as pimc
+    rows: list = []
+    choose = pimc.choose
+    monkeypatch.setattr(pimc, "choose", lambda r: rows.append([list(x) for x in r]) or choose(r))
+    g = get_registry().game("five_hundred", {"max_hands": 4})
+    state, seen = g.new_match(seed=4), {"bid": 0, "play": 0}
+    kinds = g.page()["phases"]
+    players = [HeuristicBot(s) for s in range(4)]
+    while state.current_player() is not None and min(seen.values()) < 2:
+        seat, obs = state.current_player(), state.observation(state.current_player())
+        obs["time_left"], obs["bank_left"] = 60.0, None
+        kind = kinds.get(obs["phase"])
+        if seat == 0 and kind in seen and len(obs["legal_actions"]) > 1:
+            choices, stats = [], []
+            for compiled in (True, False):
+                bot = SearchBot({"samples": 4, "seconds": 60.0, "compiled": compiled, "seed": 9}, 0)
+                bot.start_match(MatchInfo(g.name, dict(g.options), 0, ()))
+                choices.append(bot.act(dict(obs)))
+                stats.append(bot.searcher.stats)
+            assert rows[-1] == rows[-2] and choices[0] == choices[1]
+            assert stats[0].compiled_playouts > 0 and stats[1].compiled_playouts == 0
+            seen[kind] += 1
+        state.apply(players[seat].act(obs))
+    assert min(seen.values()) == 2, seen

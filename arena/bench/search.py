@@ -31,9 +31,14 @@ if TYPE_CHECKING:
     from arena.plugins.manager import Registry
 
 SAMPLES = 8  # samples per decision of the decisions_per_s figure
-KINDS = ("heuristic", "random", "fast", "solve")  # the rollout policies measured
+KINDS = ("heuristic", "python", "random", "fast", "solve")  # the rollout policies measured
+# "python": heuristic rollouts with compiled = false, measured in the games where the heuristic's card
+# play is compiled (bots/heuristic/compiled.py), for the ratio of the two side by side
+COMPILED_PLAY = ("five_hundred",)
 SOLVE_ENDGAME = {"five_hundred": 5, "all_fours": 3, "bid_euchre": 6}  # rollout = solve: cards in hand solved
 TARGETS = {"fast": 10_000.0}  # issue #35: search rollouts at 10,000 a second or more in every game
+COMPILED_NOTE = "; its card play the heuristic's, compiled (bots/heuristic/compiled.py)"
+PYTHON_NOTE = " (heuristic rollouts with compiled = false: the heuristic's card play in Python)"
 FAST_NOTE = ("; the card play from the compiled fast path's partner policy (arena.fast.playout),"
              " replayed by the engine, which scores the hand")
 
@@ -44,7 +49,8 @@ def rollouts(game: Any, positions: list[tuple[Any, int]], kind: str, seconds: fl
     from bots.search.pimc import Searcher
     from bots.heuristic import HeuristicBot
 
-    settings = parse_settings({"samples": 1, "rollout": kind, "endgame": SOLVE_ENDGAME.get(game.name, 0)})
+    settings = parse_settings({"samples": 1, "rollout": "heuristic" if kind == "python" else kind,
+                               "compiled": kind != "python", "endgame": SOLVE_ENDGAME.get(game.name, 0)})
     rng = random.Random(seed)
     count = 0
     start = time.perf_counter()
@@ -64,7 +70,7 @@ def rollouts(game: Any, positions: list[tuple[Any, int]], kind: str, seconds: fl
     return count, time.perf_counter() - start
 
 
-def decisions(game: Any, positions: list[tuple[Any, int]], seconds: float) -> tuple[int, float]:
+def decisions(game: Any, positions: list[tuple[Any, int]], seconds: float, compiled: bool = True) -> tuple[int, float]:
     """Whole ``search`` decisions (fresh bot each, the observation alone) for ``seconds``."""
     from arena.players.base import MatchInfo
     from bots.search import SearchBot
@@ -76,7 +82,7 @@ def decisions(game: Any, positions: list[tuple[Any, int]], seconds: float) -> tu
         for state, seat in positions:
             if len(state.legal_action_ids()) < 2:
                 continue
-            bot = SearchBot({"samples": SAMPLES, "seconds": 60.0}, count)
+            bot = SearchBot({"samples": SAMPLES, "seconds": 60.0, "compiled": compiled}, count)
             bot.start_match(MatchInfo(game.name, dict(game.options), seat, ()))
             obs = state.observation(seat)
             obs["time_left"], obs["bank_left"] = 120.0, None
@@ -92,15 +98,22 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
         positions = resample_positions(game, RESAMPLE_POSITIONS, seed=1)
         for run in range(settings.repeat):
             for kind in KINDS:
-                if kind in ("fast", "solve") and not fast.available() or kind == "solve" and name not in SOLVE_ENDGAME:
+                if kind in ("fast", "solve", "python") and not fast.available() or kind == "solve" and name not in SOLVE_ENDGAME \
+                        or kind == "python" and name not in COMPILED_PLAY:
                     continue  # it would measure the heuristic again (the rollout falls back to it)
                 count, elapsed = rollouts(game, positions, kind, settings.seconds, seed=run)
                 figures.add(f"search.{name}.{kind}_rollouts_per_s", count / elapsed, "rollouts/s",
                             f"{game.title}: hands played out from a resampled position with the {kind}"
                             " policy in every seat (clone, apply_id)" + FAST_NOTE * (kind == "fast")
+                            + COMPILED_NOTE * (kind == "heuristic" and name in COMPILED_PLAY and fast.available())
+                            + PYTHON_NOTE * (kind == "python")
                             + (f"; solved exactly from {SOLVE_ENDGAME.get(name)} cards in hand" if kind == "solve" else ""),
                             target=TARGETS.get(kind))
             count, elapsed = decisions(game, positions, settings.seconds)
             figures.add(f"search.{name}.decisions_per_s", count / elapsed, "decisions/s",
                         f"{game.title}: search bot decisions at {SAMPLES} samples (proxy, inference, rollouts"
                         " of every candidate), at most one per position per pass")
+            if name in COMPILED_PLAY and fast.available():
+                count, elapsed = decisions(game, positions, settings.seconds, compiled=False)
+                figures.add(f"search.{name}.python_decisions_per_s", count / elapsed, "decisions/s",
+                            f"{game.title}: the same with compiled = false (the heuristic's card play in Python)")

@@ -40,8 +40,10 @@ else:
     _WHY = None
 
 # playout policies: uniformly random legal plays; the weakest card that wins, else the weakest (a lead:
-# the strongest); and PARTNER, SIMPLE that does not take a trick from a partner who is taking it
-RANDOM, SIMPLE, PARTNER = 0, 1, 2
+# the strongest); PARTNER, SIMPLE that does not take a trick from a partner who is taking it; and
+# FIVE_HUNDRED, the bundled heuristic's Five Hundred card play to the card, which reads the cards through
+# a plan of the heuristic's own tables (bots/heuristic/compiled.py)
+RANDOM, SIMPLE, PARTNER, FIVE_HUNDRED = 0, 1, 2, 3
 
 
 class FastPathUnavailable(RuntimeError):
@@ -173,19 +175,29 @@ def trick_points(pos: Position, cards: bytes) -> int:
     return _module().points(pos.rules, cards)
 
 
-def playout(state: Any, seed: int, policy: int = RANDOM, pos: Position | None = None) -> Playout:
-    """The rest of the hand's card play from ``state`` (which is left as it is)."""
+def _extra(state: Any, p: Position, policy: int, plan: bytes | None) -> tuple[bytes, ...]:
+    """The policy's arguments after the position's: each seat's side (PARTNER, FIVE_HUNDRED) and the plan."""
+    if policy == FIVE_HUNDRED:
+        if plan is None:
+            raise ValueError("arena.fast: the FIVE_HUNDRED policy needs a plan (bots.heuristic.compiled.plan)")
+        return _sides(state.game, len(p.hands)), plan
+    return (_sides(state.game, len(p.hands)),) if policy == PARTNER else ()
+
+
+def playout(state: Any, seed: int, policy: int = RANDOM, pos: Position | None = None,
+            plan: bytes | None = None) -> Playout:
+    """The rest of the hand's card play from ``state`` (which is left as it is); ``plan``: the
+    FIVE_HUNDRED policy's tables."""
     p = pos if pos is not None else position(state)
-    sides = (_sides(state.game, len(p.hands)),) if policy == PARTNER else ()
     plays, tricks, points, captured, events, end = _module().playout(
-        p.rules, p.hands, p.turn, p.seats, p.cards, p.led, p.suits_led, seed & (2**64 - 1), policy, *sides)
+        p.rules, p.hands, p.turn, p.seats, p.cards, p.led, p.suits_led, seed & (2**64 - 1), policy,
+        *_extra(state, p, policy, plan))
     return Playout(plays, tricks, points, captured, events, end)
 
 
-def playouts(state: Any, count: int, seed: int, policy: int = RANDOM,
-             pos: Position | None = None) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+def playouts(state: Any, count: int, seed: int, policy: int = RANDOM, pos: Position | None = None,
+             plan: bytes | None = None) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """``count`` playouts from ``state``: (tricks per seat summed, card points per seat summed, plays made)."""
     p = pos if pos is not None else position(state)
-    sides = (_sides(state.game, len(p.hands)),) if policy == PARTNER else ()
     return _module().playouts(p.rules, p.hands, p.turn, p.seats, p.cards, p.led, p.suits_led,
-                              seed & (2**64 - 1), policy, count, *sides)
+                              seed & (2**64 - 1), policy, count, *_extra(state, p, policy, plan))

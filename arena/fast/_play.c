@@ -260,10 +260,13 @@ static int simple_choice(const Rules *r, const Position *p, const int *cards, co
     }
 }
 
-static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, const uint8_t *side, Outcome *o,
-                     int record) {
+#include "_heuristic.h"
+
+static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, const uint8_t *side, const Plan *plan,
+                     Outcome *o, int record) {
     int cards[MAXMOVES], named[MAXMOVES];
     int serious_in_trick = 0;
+    uint64_t played = plan != NULL ? plan->played : 0;  /* the cards played this hand (the heuristic's view) */
     memset(o, 0, sizeof(*o));
     for (;;) {
         int seat = p->turn, n, k, card;
@@ -278,8 +281,10 @@ static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, co
             if (m) n = m;
         }
         k = policy == POLICY_RANDOM ? (int)(next_random(seed) % (uint64_t)n)
+            : policy == POLICY_FIVE_HUNDRED ? plan_choice(plan, r, p, cards, named, n, side, played)
             : simple_choice(r, p, cards, named, n, policy == POLICY_PARTNER ? side : NULL);
         card = cards[k];
+        played |= 1ULL << card;
         if (record && o->nplays < 128) o->plays[o->nplays] = move_id(r, card, named[k]);
         o->nplays++;
         if (p->nt == 0) {
@@ -504,14 +509,19 @@ static int read_position(Rules *r, PyObject *hands, int turn, PyObject *seats, P
     return 0;
 }
 
-/* The policy, checked, and each seat's side (the partner policy; without one every seat is its own
- * side, which is the simple policy). */
-static int read_sides(const Rules *r, int policy, PyObject *sides, uint8_t *side) {
+/* The policy, checked, each seat's side (the partner policy and the heuristic's; without one every
+ * seat is its own side, which is the simple policy) and the heuristic's plan (POLICY_FIVE_HUNDRED). */
+static int read_policy(const Rules *r, int policy, PyObject *sides, PyObject *plan_obj, uint8_t *side, Plan *plan) {
     int i;
-    if (policy < POLICY_RANDOM || policy > POLICY_PARTNER) {
-        PyErr_SetString(PyExc_ValueError, "playout: policy is 0 (random), 1 (simple) or 2 (partner)");
+    if (policy < POLICY_RANDOM || policy > POLICY_FIVE_HUNDRED) {
+        PyErr_SetString(PyExc_ValueError, "playout: policy is 0 (random), 1 (simple), 2 (partner) or 3 (five_hundred)");
         return -1;
     }
+    if ((policy == POLICY_FIVE_HUNDRED) != (plan_obj != NULL) || (plan_obj != NULL && sides == NULL)) {
+        PyErr_SetString(PyExc_ValueError, "playout: the five_hundred policy, and only it, takes sides and a plan");
+        return -1;
+    }
+    if (plan_obj != NULL && read_plan(plan_obj, plan) < 0) return -1;
     for (i = 0; i < MAXSEATS; i++) side[i] = (uint8_t)i;
     if (sides == NULL) return 0;
     if (PyBytes_GET_SIZE(sides) != r->players) {
@@ -532,21 +542,22 @@ static PyObject *seat_tuple_int(const int *values, int n) {
 
 static PyObject *py_playout(PyObject *self, PyObject *args) {
     Rules *r;
-    PyObject *hands, *seats, *cards, *plays, *events, *captured, *result, *sides = NULL;
+    PyObject *hands, *seats, *cards, *plays, *events, *captured, *result, *sides = NULL, *plan_obj = NULL;
     int turn, led, policy, i;
     uint8_t side[MAXSEATS];
+    Plan plan;
     unsigned int suits_led;
     unsigned long long seed_in;
     uint64_t seed;
     Position p;
     Outcome o;
-    if (!PyArg_ParseTuple(args, "O!OiSSiIKi|S", &RulesType, &r, &hands, &turn, &seats, &cards, &led, &suits_led,
-                          &seed_in, &policy, &sides))
+    if (!PyArg_ParseTuple(args, "O!OiSSiIKi|SS", &RulesType, &r, &hands, &turn, &seats, &cards, &led, &suits_led,
+                          &seed_in, &policy, &sides, &plan_obj))
         return NULL;
     if (read_position(r, hands, turn, seats, cards, led, suits_led, &p) < 0) return NULL;
-    if (read_sides(r, policy, sides, side) < 0) return NULL;
+    if (read_policy(r, policy, sides, plan_obj, side, &plan) < 0) return NULL;
     seed = (uint64_t)seed_in;
-    play_out(r, &p, &seed, policy, side, &o, 1);
+    play_out(r, &p, &seed, policy, side, plan_obj != NULL ? &plan : NULL, &o, 1);
     if (o.end < 0) { PyErr_SetString(PyExc_ValueError, "playout: a seat to play holds no card"); return NULL; }
     if (o.nplays > 128 || o.nevents > 64) { PyErr_SetString(PyExc_ValueError, "playout: too long"); return NULL; }
     plays = PyList_New(o.nplays);
@@ -569,9 +580,10 @@ fail:
  * points each seat took, summed, and the plays made in all. For rollouts and the bench. */
 static PyObject *py_playouts(PyObject *self, PyObject *args) {
     Rules *r;
-    PyObject *hands, *seats, *cards, *result, *sides = NULL;
+    PyObject *hands, *seats, *cards, *result, *sides = NULL, *plan_obj = NULL;
     int turn, led, policy, i, k, count;
     uint8_t side[MAXSEATS];
+    Plan plan;
     long long plays = 0;
     unsigned int suits_led;
     unsigned long long seed_in;
@@ -579,16 +591,16 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
     Position start, p;
     Outcome o;
     int tricks[MAXSEATS] = {0}, points[MAXSEATS] = {0};
-    if (!PyArg_ParseTuple(args, "O!OiSSiIKii|S", &RulesType, &r, &hands, &turn, &seats, &cards, &led, &suits_led,
-                          &seed_in, &policy, &count, &sides))
+    if (!PyArg_ParseTuple(args, "O!OiSSiIKii|SS", &RulesType, &r, &hands, &turn, &seats, &cards, &led, &suits_led,
+                          &seed_in, &policy, &count, &sides, &plan_obj))
         return NULL;
     if (read_position(r, hands, turn, seats, cards, led, suits_led, &start) < 0) return NULL;
-    if (read_sides(r, policy, sides, side) < 0) return NULL;
+    if (read_policy(r, policy, sides, plan_obj, side, &plan) < 0) return NULL;
     seed = (uint64_t)seed_in;
     Py_BEGIN_ALLOW_THREADS
     for (k = 0; k < count; k++) {
         p = start;
-        play_out(r, &p, &seed, policy, side, &o, 0);
+        play_out(r, &p, &seed, policy, side, plan_obj != NULL ? &plan : NULL, &o, 0);
         if (o.end < 0) break;
         plays += o.nplays;
         for (i = 0; i < r->players; i++) { tricks[i] += o.tricks[i]; points[i] += o.points[i]; }
@@ -673,10 +685,11 @@ static PyMethodDef methods[] = {
     {"winner", py_winner, METH_VARARGS, "winner(rules, trick: bytes) -> the index of the card that takes it"},
     {"points", py_points, METH_VARARGS, "points(rules, cards: bytes) -> what the cards count to their taker"},
     {"playout", py_playout, METH_VARARGS,
-     "playout(rules, hands, turn, seats: bytes, cards: bytes, led, suits_led, seed, policy, sides: bytes = None) -> "
+     "playout(rules, hands, turn, seats: bytes, cards: bytes, led, suits_led, seed, policy, sides: bytes = None, "
+     "plan: bytes = None) -> "
      "(plays, tricks by seat, points by seat, captured by seat, events, end)"},
     {"playouts", py_playouts, METH_VARARGS,
-     "playouts(rules, hands, turn, seats, cards, led, suits_led, seed, policy, count, sides = None) -> "
+     "playouts(rules, hands, turn, seats, cards, led, suits_led, seed, policy, count, sides = None, plan = None) -> "
      "(tricks by seat summed, points by seat summed, plays)"},
     {"step", py_step, METH_VARARGS,
      "step(rules, hands, turn, seats, cards, led, suits_led, move) -> "
@@ -723,5 +736,6 @@ PyMODINIT_FUNC PyInit__play(void) {
     PyModule_AddIntConstant(m, "POLICY_RANDOM", POLICY_RANDOM);
     PyModule_AddIntConstant(m, "POLICY_SIMPLE", POLICY_SIMPLE);
     PyModule_AddIntConstant(m, "POLICY_PARTNER", POLICY_PARTNER);
+    PyModule_AddIntConstant(m, "POLICY_FIVE_HUNDRED", POLICY_FIVE_HUNDRED);
     return m;
 }

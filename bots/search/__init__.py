@@ -7,7 +7,9 @@ clock), ``rollout`` (``heuristic``, ``random``, ``fast`` or ``solve``: the polic
 ends each rollout with the exact solver once ``endgame`` cards are left in hand) and
 ``candidates`` (actions searched per decision, default 6), ``bid_seconds`` (thinking time for the
 auction's decisions, default ``seconds``), ``policy`` (``heuristic``, or ``learned``: the
-learned bot's choice is the default a search must beat; Bid Euchre only) and ``seed``. See docs/search-bot.md.
+learned bot's choice is the default a search must beat; Bid Euchre only), ``compiled`` (heuristic
+rollouts take the heuristic's card play from the compiled fast path where it has one: Five Hundred;
+false: the Python heuristic's, the same cards, slower) and ``seed``. See docs/search-bot.md.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ SANDBOX_USES = ("bots.heuristic", "bots.learned")
 
 DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
                              "endgame": 0, "play_weight": 1.0, "overbid": True, "policy": "heuristic",
-                             "bid_seconds": None}
+                             "bid_seconds": None, "compiled": True}
 ROLLOUTS = ("heuristic", "random", "fast", "solve")
 POLICIES = ("heuristic", "learned")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
@@ -104,6 +106,8 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
         raise SettingsError(f"search: seed must be a whole number or a string, not {seed!r}")
     if not isinstance(out["overbid"], bool) and out["overbid"] != "opponents":
         raise SettingsError(f"search: overbid must be true, false or \"opponents\", not {out['overbid']!r}")
+    if not isinstance(out["compiled"], bool):
+        raise SettingsError(f"search: compiled must be true or false, not {out['compiled']!r}")
     if out["policy"] not in POLICIES:
         raise SettingsError(f"search: policy must be one of {', '.join(POLICIES)}, not {out['policy']!r}")
     if out["rollout"] == "solve" and endgame < 1:

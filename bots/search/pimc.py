@@ -23,6 +23,7 @@ from arena.games.base import Game, GameState
 from arena.players.base import MatchInfo, Player
 from arena.solver import SolveTimeout, Solver
 
+from bots.heuristic import compiled as compiled_heuristic
 from bots.search.proxy import ProxyBuilder
 
 INFERENCE_TRIES = 4  # draws per sample to find a deal the auction agrees with
@@ -45,6 +46,7 @@ class Stats:
     samples: int = 0
     rollouts: int = 0
     fast_playouts: int = 0  # rollouts whose card play came from the compiled fast path (rollout = fast)
+    compiled_playouts: int = 0  # rollouts whose card play was the heuristic's, compiled (compiled = true)
     rollout_solves: int = 0  # rollouts ended by an exact solve (rollout = solve)
     rejected: int = 0
     solves: int = 0
@@ -132,6 +134,9 @@ class Searcher:
         self.solve_rollouts = (settings["rollout"] == "solve" and fast.available() and game.num_sides == 2
                                and type(game).hand_value is Game.hand_value)
         self.deadline = 0.0  # the decision's, for the rollouts' solves
+        # heuristic rollouts: the heuristic's own card play from the compiled fast path, where it has
+        # one (bots/heuristic/compiled.py: Five Hundred), the same cards without an observation each
+        self.compiled_play = settings["rollout"] == "heuristic" and settings["compiled"] and fast.available()
         kind = "heuristic" if settings["rollout"] in ("fast", "solve") else settings["rollout"]
         self.policy = Policy(game, kind, options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
@@ -306,6 +311,10 @@ class Searcher:
                 state.replay_ids(fast.playout(state, self.rng.getrandbits(64), FAST_POLICY).plays)
                 compiled = False  # one playout reaches the hand's end (or leaves the card play)
                 self.stats.fast_playouts += 1
+                continue
+            if self.compiled_play and compiled_heuristic.supports(state):
+                state.replay_ids(fast.playout(state, 0, fast.FIVE_HUNDRED, plan=compiled_heuristic.plan(state)).plays)
+                self.stats.compiled_playouts += 1
                 continue
             state.apply_id(choose(state))
         self.stats.rollouts += 1
