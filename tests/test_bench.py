@@ -53,7 +53,8 @@ SANDBOX = ["sandbox.startup_ms.python", "sandbox.startup_ms.cmd", "sandbox.proce
            "sandbox.with_startup_decisions_per_s", "sandbox.ratio"]
 FASTPATH = ["fastpath.check.positions", "fastpath.check.tricks", "fastpath.check.playouts", "fastpath.check.mismatches",
             "fastpath.check.positions_per_s", "fastpath.hands.hands", "fastpath.hands.decisions",
-            "fastpath.hands.mismatches",
+            "fastpath.hands.mismatches", "fastpath.heuristic.positions", "fastpath.heuristic.mismatches",
+            "search.five_hundred.python_rollouts_per_s", "search.five_hundred.python_decisions_per_s",
             *(f"fastpath.{game}.{what}" for game in GAMES
               for what in ("legal.python_per_s", "legal.fast_per_s", "legal.fast_read_per_s", "legal.fast_over_python",
                            "playout.python_per_s", "playout.fast_per_s", "playout.fast_api_per_s",
@@ -147,6 +148,7 @@ def test_quick_json_has_every_figure_with_its_median(report):
     else:
         assert figures["fastpath.check.mismatches"]["median"] == 0, figures["fastpath.check.mismatches"]["what"]
         assert figures["fastpath.hands.mismatches"]["median"] == 0, figures["fastpath.hands.mismatches"]["what"]
+        assert figures["fastpath.heuristic.mismatches"]["median"] == 0, figures["fastpath.heuristic.mismatches"]["what"]
     if not _has_rl():  # the rl extra missing: skipped, with the reason
         assert "envs" in report["skipped"]
     if not _has_sandbox():  # bubblewrap missing: skipped, with the reason (which names the package)

@@ -9,6 +9,11 @@ its speed beside the Python engines'.
   (quick: :data:`QUICK_HANDS`) in every configuration that changes a hand, the engine's and the
   compiled hand's (``arena/fast/_hand.h``) side by side: the hands and decisions compared, the
   mismatches (0 is the only good figure);
+* ``fastpath.heuristic.*``: :func:`bots.heuristic.compiled.differences` on :data:`HEURISTIC_POSITIONS`
+  Five Hundred card-play positions (quick: :data:`QUICK_HEURISTIC_POSITIONS`) of every Five Hundred
+  configuration: the compiled heuristic's card (``arena/fast/_heuristic.h``) against the Python
+  heuristic's, one position in eight the whole rest of the hand: the positions and the mismatches
+  (0 is the only good figure);
 * per game with its default options, at :data:`SPEED_POSITIONS` card-play positions of seeded random
   playouts, measured side by side in each repetition:
   ``legal.python_per_s`` (the engine's ``_legal_ids()``), ``legal.fast_per_s`` (the extension's
@@ -38,6 +43,8 @@ POSITIONS = 1_000_000
 QUICK_POSITIONS = 20_000
 SPEED_POSITIONS = 200
 HANDS = 100_000
+HEURISTIC_POSITIONS = 200_000
+QUICK_HEURISTIC_POSITIONS = 4_000
 QUICK_HANDS = 2_000
 BATCH = 200  # fast playouts per call of arena.fast.playouts
 
@@ -107,6 +114,13 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
                 "their decisions whose seat, phase and legal actions were compared")
     figures.add("fastpath.hands.mismatches", hands.mismatch_count, "mismatches",
                 "disagreements with the engine (must be 0): " + ("; ".join(hands.mismatches[:3]) or "none"))
+    from bots.heuristic.compiled import differences
+    compared, found = differences(QUICK_HEURISTIC_POSITIONS if settings.quick else HEURISTIC_POSITIONS, seed="bench")
+    figures.add("fastpath.heuristic.positions", compared, "positions",
+                "Five Hundred card-play positions where the compiled heuristic's card was compared with the Python "
+                "heuristic's (one in eight: the whole rest of the hand)")
+    figures.add("fastpath.heuristic.mismatches", len(found), "mismatches",
+                "disagreements with the Python heuristic (must be 0): " + ("; ".join(found[:3]) or "none"))
 
     seconds = settings.seconds
     for name in bundled_games(registry):
