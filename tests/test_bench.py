@@ -54,7 +54,8 @@ SANDBOX = ["sandbox.startup_ms.python", "sandbox.startup_ms.cmd", "sandbox.proce
 FASTPATH = ["fastpath.check.positions", "fastpath.check.tricks", "fastpath.check.playouts", "fastpath.check.mismatches",
             "fastpath.check.positions_per_s", "fastpath.hands.hands", "fastpath.hands.decisions",
             "fastpath.hands.mismatches", "fastpath.heuristic.positions", "fastpath.heuristic.mismatches",
-            "search.five_hundred.python_rollouts_per_s", "search.five_hundred.python_decisions_per_s",
+            *(f"search.{game}.python_{what}" for game in ("five_hundred", "fifty_six")
+              for what in ("rollouts_per_s", "decisions_per_s")),
             *(f"fastpath.{game}.{what}" for game in GAMES
               for what in ("legal.python_per_s", "legal.fast_per_s", "legal.fast_read_per_s", "legal.fast_over_python",
                            "playout.python_per_s", "playout.fast_per_s", "playout.fast_api_per_s",

@@ -457,15 +457,16 @@ def test_policy_learned_is_refused_where_there_is_no_network(game, options, word
 
 
 @pytest.mark.skipif(not __import__("arena.fast").fast.available(), reason="no compiled fast path")
-def test_compiled_rollouts_play_the_heuristic_s_cards(monkeypatch):
-    """Five Hundred's heuristic rollouts take their card play from the compiled heuristic
+@pytest.mark.parametrize("game", ["five_hundred", "fifty_six"])
+def test_compiled_rollouts_play_the_heuristic_s_cards(monkeypatch, game):
+    """Five Hundred's and 56's heuristic rollouts take their card play from the compiled heuristic
     (``compiled``, the default): on the same samples every candidate's margin, and so the choice,
     is what the Python heuristic's card play gives (``compiled = false``), bids and cards alike."""
     import bots.search.pimc as pimc
     rows: list = []
     choose = pimc.choose
     monkeypatch.setattr(pimc, "choose", lambda r: rows.append([list(x) for x in r]) or choose(r))
-    g = get_registry().game("five_hundred", {"max_hands": 4})
+    g = get_registry().game(game, {"max_hands": 4})
     state, seen = g.new_match(seed=4), {"bid": 0, "play": 0}
     kinds = g.page()["phases"]
     players = [HeuristicBot(s) for s in range(4)]

@@ -1,12 +1,14 @@
-/* The bundled heuristic's card play of Five Hundred (bots/heuristic/five_hundred.py, Strategy.play),
- * compiled: the playout policy POLICY_FIVE_HUNDRED, for the search bot's rollouts, which would
- * otherwise build an observation and call the Python heuristic for every card (most of a Five
- * Hundred rollout's time). It makes the Python heuristic's choice to the card, its ties included (the
- * first of equals in the legal order): tests/test_fastpath.py and bots/heuristic/compiled.py's check
- * compare the two on random positions.
+/* The bundled heuristic's card play of Five Hundred and of 56 (bots/heuristic/five_hundred.py and
+ * fifty_six.py, Strategy.play), compiled: the playout policies POLICY_FIVE_HUNDRED and
+ * POLICY_FIFTY_SIX, for the search bot's rollouts, which would otherwise build an observation and
+ * call the Python heuristic for every card (most of a rollout's time). Each makes the Python
+ * heuristic's choice to the card, its ties included (the first of equals in the legal order):
+ * tests/test_fastpath.py and bots/heuristic/compiled.py's check compare them on random positions.
  *
- * The heuristic sees what its seat sees: its hand and the cards played this hand; it reads the cards
- * through its own tables (a plan, made in Python from the heuristic's own Context for one contract):
+ * The heuristic sees what its seat sees: its hand and the cards played this hand (56: and who has
+ * shown out of which suit); it reads the cards through its own tables (a plan, made in Python from
+ * the heuristic's own functions for one contract), kept up to date as the playout plays. Five
+ * Hundred's plan:
  *
  *   eff[c]     the heuristic's effective suit of card c (0..3 in the order S C D H; 4: the suitless joker)
  *   str[c]     its strength inside that suit (higher is stronger; the suitless joker 255)
@@ -17,7 +19,9 @@
  *   misere, contractor, contracting (the contracting side's seats, a mask)
  */
 #define POLICY_FIVE_HUNDRED 3
+#define POLICY_FIFTY_SIX 4
 #define PLAN_BYTES 156  /* eff[64] str[64] aces pack played (little-endian u64s) trump misere contractor contracting */
+#define PLAN56_BYTES 139  /* suit[32] str[32] pts[32] pack played voids[8] team[8] nactive active[8] trump declaring */
 #define NOSUIT 4
 
 typedef struct {
@@ -190,4 +194,200 @@ static int plan_choice(const Plan *h, const Rules *r, const Position *p, const i
         for (i = 0; i < n; i++)
             if (h->eff[cards[i]] == NOSUIT && plan_power(h, cards[i], led) > best) return i;
     return plan_cheapest(h, cards, n);
+}
+
+/* -- 56 (bots/heuristic/fifty_six.py) -------------------------------------------------------------
+ * Its plan: each card kind's suit (0..3), strength (0..7, the order 7 8 Q K 10 A 9 J) and points;
+ * the kinds of the pack it counts (two copies each: all eight ranks when eight seats play, else no
+ * 7s and 8s); the copies played this hand (a second copy at bit kind + 32, as the hands keep them);
+ * each seat's shown-out suits (a 4-bit mask a seat); each seat's team; the active seats in the
+ * order the observation lists them; the trump (4: no trumps) and the declaring team (255: none). */
+typedef struct {
+    uint8_t suit[32], str[32], pts[32], voids[MAXSEATS], team[MAXSEATS], active[MAXSEATS];
+    uint64_t pack, played;
+    int nactive, trump, declaring;
+} Plan56;
+
+static int read_plan56(PyObject *obj, Plan56 *h) {
+    const uint8_t *b;
+    int c;
+    if (PyBytes_GET_SIZE(obj) != PLAN56_BYTES) {
+        PyErr_Format(PyExc_ValueError, "playout: a 56 plan is %d bytes, not %zd", PLAN56_BYTES, PyBytes_GET_SIZE(obj));
+        return -1;
+    }
+    b = (const uint8_t *)PyBytes_AS_STRING(obj);
+    memset(h, 0, sizeof(*h));
+    memcpy(h->suit, b, 32);
+    memcpy(h->str, b + 32, 32);
+    memcpy(h->pts, b + 64, 32);
+    h->pack = read_u64(b + 96);
+    h->played = read_u64(b + 104);
+    memcpy(h->voids, b + 112, MAXSEATS);
+    memcpy(h->team, b + 120, MAXSEATS);
+    h->nactive = b[128];
+    memcpy(h->active, b + 129, MAXSEATS);
+    h->trump = b[137];
+    h->declaring = b[138];
+    for (c = 0; c < 32; c++)
+        if (h->suit[c] > 3 || h->str[c] > 7 || h->pts[c] > 7) {
+            PyErr_SetString(PyExc_ValueError, "playout: a 56 plan's suit is 0..3, strength and points 0..7");
+            return -1;
+        }
+    if (h->nactive < 1 || h->nactive > MAXSEATS || h->trump > NOSUIT) {
+        PyErr_SetString(PyExc_ValueError, "playout: a 56 plan's active seats are 1..8 and its trump 0..4");
+        return -1;
+    }
+    for (c = 0; c < h->nactive; c++)
+        if (h->active[c] >= MAXSEATS) { PyErr_SetString(PyExc_ValueError, "playout: a 56 plan's seat is 0..7"); return -1; }
+    return 0;
+}
+
+/* The copies of each kind the seat has not seen (Strategy.unseen: two of each kind of its pack, less
+ * its hand and the cards played, never below 0). */
+static void plan56_unseen(const Plan56 *h, uint64_t hand, int *unseen) {
+    int c;
+    for (c = 0; c < 32; c++) {
+        int left = (h->pack >> c & 1 ? 2 : 0) - (int)(hand >> c & 1) - (int)(hand >> (c + 32) & 1)
+                   - (int)(h->played >> c & 1) - (int)(h->played >> (c + 32) & 1);
+        unseen[c] = left > 0 ? left : 0;
+    }
+}
+
+/* Strategy.master: no unseen card of its suit ranks above it. */
+static int plan56_master(const Plan56 *h, int c, const int *unseen) {
+    int o;
+    for (o = 0; o < 32; o++)
+        if (unseen[o] && h->suit[o] == h->suit[c] && h->str[o] > h->str[c]) return 0;
+    return 1;
+}
+
+/* Strategy.play's holds: the card, now best, stays best against the opponents still to play. */
+static int plan56_holds(const Plan56 *h, int c, int led, const int *unseen, const int *opp, int nopp) {
+    int k, o, trump_out = 0;
+    if (nopp == 0) return 1;
+    for (o = 0; o < 32; o++) {
+        if (unseen[o] && h->suit[o] == h->suit[c] && h->str[o] > h->str[c] && (h->suit[o] == led || h->suit[o] == h->trump))
+            return 0;
+        trump_out |= unseen[o] && h->suit[o] == h->trump;
+    }
+    if (h->suit[c] != h->trump && h->trump != NOSUIT && trump_out)
+        for (k = 0; k < nopp; k++)
+            if (h->voids[opp[k]] >> led & 1) return 0;
+    return 1;
+}
+
+/* The legal cards of each suit (Strategy's Counter of the cards it may play). */
+static void plan56_counts(const Plan56 *h, const int *cards, int n, int *counts) {
+    int i;
+    memset(counts, 0, 4 * sizeof(int));
+    for (i = 0; i < n; i++) counts[h->suit[cards[i]]]++;
+}
+
+/* Strategy.lead. */
+static int plan56_lead(const Plan56 *h, int me, const int *cards, int n, const int *unseen) {
+    int i, k, T = h->trump, trumps_out = 0, opp[MAXSEATS], nopp = 0, counts[4], ruff[4] = {0, 0, 0, 0};
+    for (i = 0; i < 32; i++) trumps_out += h->suit[i] == T ? unseen[i] : 0;
+    for (i = 0; i < h->nactive; i++)
+        if (h->team[h->active[i]] != h->team[me]) opp[nopp++] = h->active[i];
+    if (h->team[me] == h->declaring && T != NOSUIT && trumps_out) {  /* draw trumps with a master trump */
+        PLAN_PICK(k, n, h->suit[cards[_i]] == T && plan56_master(h, cards[_i], unseen), h->str[cards[_i]], -1);
+        if (k >= 0) return k;
+    }
+    if (T != NOSUIT && trumps_out)  /* a suit an opponent has shown out of, while trumps are out */
+        for (i = 0; i < nopp; i++)
+            for (k = 0; k < 4; k++) ruff[k] |= h->voids[opp[i]] >> k & 1;
+    PLAN_PICK(k, n, h->suit[cards[_i]] != T && plan56_master(h, cards[_i], unseen) && !ruff[h->suit[cards[_i]]],
+              h->pts[cards[_i]] * 8 + h->str[cards[_i]], -1);
+    if (k >= 0) return k;  /* cash a sure winner no opponent can ruff */
+    plan56_counts(h, cards, n, counts);
+    for (i = 0; i < n && h->suit[cards[i]] == T; i++) {}
+    PLAN_PICK(k, n, i == n || h->suit[cards[_i]] != T,
+              (h->pts[cards[_i]] * 16 + (8 - counts[h->suit[cards[_i]]])) * 8 + h->str[cards[_i]], 1);
+    return k;  /* a low card of a long plain suit */
+}
+
+/* Strategy.play for 56: the choice (an index into the legal moves) of the seat to play. */
+static int plan56_choice(const Plan56 *h, const Position *p, const int *cards, int n) {
+    int me = p->turn, unseen[32], opp[MAXSEATS], nopp = 0, i, k, at = 0, led, best, trick_points = 0, counts[4];
+    int T = h->trump, most = 0;
+    plan56_unseen(h, p->hands[me], unseen);
+    if (p->nt == 0) return plan56_lead(h, me, cards, n, unseen);
+    for (i = 0; i < h->nactive; i++)
+        if (h->active[i] == me) at = i;
+    for (i = 1; i < h->nactive - p->nt; i++) {  /* the seats still to play, in the observation's order */
+        int s = h->active[(at + i) % h->nactive];
+        if (h->team[s] != h->team[me]) opp[nopp++] = s;
+    }
+    led = h->suit[p->trick[0]];
+    best = 0;
+    for (i = 0; i < p->nt; i++) {
+        int c = p->trick[i], b = p->trick[best];
+        trick_points += h->pts[c];
+        if (i && ((h->suit[c] == h->suit[b] && h->str[c] > h->str[b]) || (h->suit[c] != h->suit[b] && h->suit[c] == T)))
+            best = i;
+    }
+    if (h->team[p->seats[best]] == h->team[me] && plan56_holds(h, p->trick[best], led, unseen, opp, nopp)) {
+        /* the partner wins: give it points, keeping trumps and master jacks */
+        PLAN_PICK(k, n, 1, ((h->suit[cards[_i]] == T || (h->pts[cards[_i]] == 3 && plan56_master(h, cards[_i], unseen)))
+                            ? 0 : h->pts[cards[_i]]) * 16 + (8 - h->str[cards[_i]]), -1);
+        return k;
+    }
+    {
+        int b = p->trick[best], beats[MAXMOVES], any = 0, safe = 0;
+        for (i = 0; i < n; i++) {
+            int c = cards[i];
+            beats[i] = h->suit[c] == h->suit[b] ? h->str[c] > h->str[b] : h->suit[c] == T;
+            if (beats[i]) {
+                if (!any || h->pts[c] > most) most = h->pts[c];
+                any = 1;
+                safe |= plan56_holds(h, c, led, unseen, opp, nopp);
+            }
+        }
+        if (any) {
+            int worth = trick_points + most >= 2 || nopp == 0;
+            if (safe && (worth || trick_points >= 1)) {
+                PLAN_PICK(k, n, beats[_i] && plan56_holds(h, cards[_i], led, unseen, opp, nopp),
+                          ((h->suit[cards[_i]] == T) * 8 + h->pts[cards[_i]]) * 8 + h->str[cards[_i]], 1);
+                return k;
+            }
+            if (nopp == 0) {
+                PLAN_PICK(k, n, beats[_i], ((h->suit[cards[_i]] == T) * 8 + h->pts[cards[_i]]) * 8 + h->str[cards[_i]], 1);
+                return k;
+            }
+        }
+    }
+    plan56_counts(h, cards, n, counts);  /* throw the least valuable card */
+    PLAN_PICK(k, n, 1, (((h->pts[cards[_i]] * 2 + (h->suit[cards[_i]] == T)) * 2 + plan56_master(h, cards[_i], unseen)) * 16
+                        + counts[h->suit[cards[_i]]]) * 8 + h->str[cards[_i]], 1);
+    return k;
+}
+
+/* A card played: what a 56 seat learns (its copy played, and a void when it does not follow). */
+static void plan56_played(Plan56 *h, const Position *p, int seat, int card) {
+    h->played |= (h->played >> card & 1) ? 1ULL << (card + 32) : 1ULL << card;
+    if (p->nt > 0 && h->suit[card] != h->suit[p->trick[0]]) h->voids[seat] |= (uint8_t)(1 << h->suit[p->trick[0]]);
+}
+
+/* -- the two together: the policy's plan, read once, copied for each playout ---------------------- */
+typedef struct {
+    int policy;  /* POLICY_FIVE_HUNDRED or POLICY_FIFTY_SIX */
+    Plan five_hundred;
+    Plan56 fifty_six;
+} Heuristic;
+
+static int read_heuristic(PyObject *obj, int policy, Heuristic *h) {
+    h->policy = policy;
+    return policy == POLICY_FIVE_HUNDRED ? read_plan(obj, &h->five_hundred) : read_plan56(obj, &h->fifty_six);
+}
+
+static int heuristic_choice(const Heuristic *h, const Rules *r, const Position *p, const int *cards, const int *named,
+                            int n, const uint8_t *side) {
+    if (h->policy == POLICY_FIFTY_SIX) return plan56_choice(&h->fifty_six, p, cards, n);
+    return plan_choice(&h->five_hundred, r, p, cards, named, n, side, h->five_hundred.played);
+}
+
+/* Before the card joins the trick. */
+static void heuristic_played(Heuristic *h, const Position *p, int seat, int card) {
+    if (h->policy == POLICY_FIFTY_SIX) plan56_played(&h->fifty_six, p, seat, card);
+    else h->five_hundred.played |= 1ULL << card;
 }

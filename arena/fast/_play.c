@@ -262,11 +262,12 @@ static int simple_choice(const Rules *r, const Position *p, const int *cards, co
 
 #include "_heuristic.h"
 
-static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, const uint8_t *side, const Plan *plan,
-                     Outcome *o, int record) {
+static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, const uint8_t *side,
+                     const Heuristic *plan, Outcome *o, int record) {
     int cards[MAXMOVES], named[MAXMOVES];
     int serious_in_trick = 0;
-    uint64_t played = plan != NULL ? plan->played : 0;  /* the cards played this hand (the heuristic's view) */
+    Heuristic h;  /* the heuristic's view (the cards played ...), this playout's own copy */
+    if (plan != NULL) h = *plan;
     memset(o, 0, sizeof(*o));
     for (;;) {
         int seat = p->turn, n, k, card;
@@ -281,10 +282,10 @@ static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, co
             if (m) n = m;
         }
         k = policy == POLICY_RANDOM ? (int)(next_random(seed) % (uint64_t)n)
-            : policy == POLICY_FIVE_HUNDRED ? plan_choice(plan, r, p, cards, named, n, side, played)
+            : plan != NULL ? heuristic_choice(&h, r, p, cards, named, n, side)
             : simple_choice(r, p, cards, named, n, policy == POLICY_PARTNER ? side : NULL);
         card = cards[k];
-        played |= 1ULL << card;
+        if (plan != NULL) heuristic_played(&h, p, seat, card);
         if (record && o->nplays < 128) o->plays[o->nplays] = move_id(r, card, named[k]);
         o->nplays++;
         if (p->nt == 0) {
@@ -509,19 +510,22 @@ static int read_position(Rules *r, PyObject *hands, int turn, PyObject *seats, P
     return 0;
 }
 
-/* The policy, checked, each seat's side (the partner policy and the heuristic's; without one every
- * seat is its own side, which is the simple policy) and the heuristic's plan (POLICY_FIVE_HUNDRED). */
-static int read_policy(const Rules *r, int policy, PyObject *sides, PyObject *plan_obj, uint8_t *side, Plan *plan) {
-    int i;
-    if (policy < POLICY_RANDOM || policy > POLICY_FIVE_HUNDRED) {
-        PyErr_SetString(PyExc_ValueError, "playout: policy is 0 (random), 1 (simple), 2 (partner) or 3 (five_hundred)");
+/* The policy, checked, each seat's side (the partner policy and the heuristics'; without one every
+ * seat is its own side, which is the simple policy) and a heuristic's plan (POLICY_FIVE_HUNDRED,
+ * POLICY_FIFTY_SIX). */
+static int read_policy(const Rules *r, int policy, PyObject *sides, PyObject *plan_obj, uint8_t *side,
+                       Heuristic *plan) {
+    int i, heuristic = policy == POLICY_FIVE_HUNDRED || policy == POLICY_FIFTY_SIX;
+    if (policy < POLICY_RANDOM || policy > POLICY_FIFTY_SIX) {
+        PyErr_SetString(PyExc_ValueError,
+                        "playout: policy is 0 (random), 1 (simple), 2 (partner), 3 (five_hundred) or 4 (fifty_six)");
         return -1;
     }
-    if ((policy == POLICY_FIVE_HUNDRED) != (plan_obj != NULL) || (plan_obj != NULL && sides == NULL)) {
-        PyErr_SetString(PyExc_ValueError, "playout: the five_hundred policy, and only it, takes sides and a plan");
+    if (heuristic != (plan_obj != NULL) || (plan_obj != NULL && sides == NULL)) {
+        PyErr_SetString(PyExc_ValueError, "playout: the heuristics' policies, and only they, take sides and a plan");
         return -1;
     }
-    if (plan_obj != NULL && read_plan(plan_obj, plan) < 0) return -1;
+    if (plan_obj != NULL && read_heuristic(plan_obj, policy, plan) < 0) return -1;
     for (i = 0; i < MAXSEATS; i++) side[i] = (uint8_t)i;
     if (sides == NULL) return 0;
     if (PyBytes_GET_SIZE(sides) != r->players) {
@@ -545,7 +549,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     PyObject *hands, *seats, *cards, *plays, *events, *captured, *result, *sides = NULL, *plan_obj = NULL;
     int turn, led, policy, i;
     uint8_t side[MAXSEATS];
-    Plan plan;
+    Heuristic plan;
     unsigned int suits_led;
     unsigned long long seed_in;
     uint64_t seed;
@@ -583,7 +587,7 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
     PyObject *hands, *seats, *cards, *result, *sides = NULL, *plan_obj = NULL;
     int turn, led, policy, i, k, count;
     uint8_t side[MAXSEATS];
-    Plan plan;
+    Heuristic plan;
     long long plays = 0;
     unsigned int suits_led;
     unsigned long long seed_in;
@@ -737,5 +741,6 @@ PyMODINIT_FUNC PyInit__play(void) {
     PyModule_AddIntConstant(m, "POLICY_SIMPLE", POLICY_SIMPLE);
     PyModule_AddIntConstant(m, "POLICY_PARTNER", POLICY_PARTNER);
     PyModule_AddIntConstant(m, "POLICY_FIVE_HUNDRED", POLICY_FIVE_HUNDRED);
+    PyModule_AddIntConstant(m, "POLICY_FIFTY_SIX", POLICY_FIFTY_SIX);
     return m;
 }

@@ -135,7 +135,7 @@ class Searcher:
                                and type(game).hand_value is Game.hand_value)
         self.deadline = 0.0  # the decision's, for the rollouts' solves
         # heuristic rollouts: the heuristic's own card play from the compiled fast path, where it has
-        # one (bots/heuristic/compiled.py: Five Hundred), the same cards without an observation each
+        # one (bots/heuristic/compiled.py: Five Hundred, 56), the same cards without an observation each
         self.compiled_play = settings["rollout"] == "heuristic" and settings["compiled"] and fast.available()
         kind = "heuristic" if settings["rollout"] in ("fast", "solve") else settings["rollout"]
         self.policy = Policy(game, kind, options, rng, make_heuristic)
@@ -313,7 +313,7 @@ class Searcher:
                 self.stats.fast_playouts += 1
                 continue
             if self.compiled_play and compiled_heuristic.supports(state):
-                state.replay_ids(fast.playout(state, 0, fast.FIVE_HUNDRED, plan=compiled_heuristic.plan(state)).plays)
+                state.replay_ids(compiled_heuristic.playout(state).plays)
                 self.stats.compiled_playouts += 1
                 continue
             state.apply_id(choose(state))
