@@ -17,6 +17,7 @@ valuable card.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter, defaultdict
 from typing import Any
@@ -56,6 +57,30 @@ def strength(token: str) -> int:
     return STRENGTH[token[:-1]]
 
 
+STRAINS = (*SUITS, "NT")
+
+
+@functools.lru_cache(maxsize=4096)
+def hand_values(hand: tuple[str, ...], hand_size: int, teams: int) -> tuple[float, ...]:
+    """The hand's own part of :meth:`Strategy.estimates` (S C D H NT, before a partner's promises),
+    kept for the hands met last: a seat calls several times on one hand, and a search's rollouts and
+    its auction inference call on the same sampled hands again and again (most of a 56 auction
+    decision's time). A pure function of its arguments, so the cache changes no choice."""
+    total = sum(points(t) for t in hand)
+    by_suit = {s: [t for t in hand if t[-1] == s] for s in SUITS}
+    jacks = {s: sum(1 for t in by_suit[s] if t[:-1] == "J") for s in SUITS}
+    nines = {s: sum(1 for t in by_suit[s] if t[:-1] == "9") for s in SUITS}
+    base = BASE.get((hand_size, teams), 56.0 / teams - 13)
+    base += PER_POINT * total
+    values = []
+    for s in SUITS:
+        side_jacks = sum(jacks[o] for o in SUITS if o != s)
+        values.append(base + PER_TRUMP * len(by_suit[s]) + PER_TRUMP_JACK * jacks[s] + PER_TRUMP_NINE * nines[s]
+                      + PER_SIDE_JACK * side_jacks)
+    values.append(base + NT_BONUS + NT_PER_JACK * sum(jacks.values()))
+    return tuple(values)
+
+
 class Strategy(Player):
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -86,11 +111,6 @@ class Strategy(Player):
 
     def estimates(self, obs: dict[str, Any]) -> dict[str, float]:
         """Expected points of my side for each strain it might name (S C D H NT)."""
-        hand = obs["hand"]
-        total = sum(points(t) for t in hand)
-        by_suit = {s: [t for t in hand if t[-1] == s] for s in SUITS}
-        jacks = {s: sum(1 for t in by_suit[s] if t[:-1] == "J") for s in SUITS}
-        nines = {s: sum(1 for t in by_suit[s] if t[:-1] == "9") for s in SUITS}
         # Points a partner's bids promise, per strain. A form says the same thing however often it
         # is repeated, so each partner counts once per strain, by its strongest promise (summing
         # them made every raise in a bidding war look like new strength: both sides climbed to 56
@@ -105,21 +125,8 @@ class Strategy(Player):
         promised: defaultdict[str, float] = defaultdict(float)
         for (_, strain), worth in strongest.items():
             promised[strain] += worth
-        base = BASE.get((obs["hand_size"], self.teams_at_table(obs)), 56.0 / self.teams_at_table(obs) - 13)
-        base += PER_POINT * total
-        values = {}
-        for s in SUITS:
-            side_jacks = sum(jacks[o] for o in SUITS if o != s)
-            values[s] = (
-                base
-                + PER_TRUMP * len(by_suit[s])
-                + PER_TRUMP_JACK * jacks[s]
-                + PER_TRUMP_NINE * nines[s]
-                + PER_SIDE_JACK * side_jacks
-                + promised[s]
-            )
-        values["NT"] = base + NT_BONUS + NT_PER_JACK * sum(jacks.values()) + promised["NT"]
-        return values
+        own = hand_values(tuple(obs["hand"]), obs["hand_size"], self.teams_at_table(obs))
+        return {strain: value + promised[strain] for strain, value in zip(STRAINS, own)}
 
     def opponents_expect(self, obs: dict[str, Any]) -> float:
         """What the side holding the bid should take, judged from my hand alone."""
