@@ -31,7 +31,8 @@ import grpc  # noqa: E402
 
 from arena import wire  # noqa: E402
 from arena.players.seats import make_host  # noqa: E402
-from arena.players.remote import GrpcHost, free_port  # noqa: E402
+from arena.players.ports import free_port  # noqa: E402
+from arena.players.remote import GrpcHost  # noqa: E402
 from arena.players.serve import serve_player  # noqa: E402
 from arena.plugins import Registry, get_plugin_manager, get_registry  # noqa: E402
 from arena.referee import Referee, TimeControl  # noqa: E402

@@ -115,7 +115,7 @@ def match_rate(registry: "Registry", game: Any, url: str, seconds: float, seed: 
 def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     import grpc
 
-    from arena.players.remote import free_port
+    from arena.players.ports import free_port
 
     game = registry.game(settings.game, {"max_hands": HANDS_PER_MATCH})
     size = request_size(registry, game)

@@ -28,8 +28,8 @@ from arena.players.hosts import ArenaFailure, BotCrash, BotTimeout, LaunchedProc
 from arena.players.launch import Report, launcher
 from arena.players.limits import LOG_LIMIT
 from arena.players.logs import CappedLog, last_output
-from arena.players.remote import (ENV_HOST, ENV_PORT, Address, BotDisconnected, GrpcHost, command_argv,
-                                  free_port)
+from arena.players.ports import free_port
+from arena.players.remote import ENV_HOST, ENV_PORT, Address, BotDisconnected, GrpcHost, command_argv
 
 STARTUP_TIMEOUT = 60.0  # seconds for a launched command to answer its health check; never charged to its clock
 STOP_TIMEOUT = 3.0  # seconds a launched command has to exit after SIGTERM before it is killed

@@ -26,7 +26,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import socket
 import time
 import uuid
 from dataclasses import dataclass
@@ -300,13 +299,6 @@ def _refused_size(details: str) -> int | None:
 
 
 # -- launched commands ---------------------------------------------------------------------------
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port nobody listens on now (the OS picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
 
 
 def command_argv(command: str, port: int, socket_path: str = "") -> list[str]:
