@@ -1,7 +1,7 @@
 """``search``: determinized search (PIMC) with auction inference, for every game with the search hooks.
 
 Settings (tournament file ``settings``, or ``arena play --setting``): ``samples`` (deals sampled per
-decision, default 64), ``seconds`` (thinking time per decision, default 1.0; never beyond the
+decision, default 256), ``seconds`` (thinking time per decision, default 1.0; never beyond the
 clock), ``rollout`` (``heuristic``, ``random``, ``fast`` or ``solve``: the policy of every seat in the rollouts;
 ``fast`` plays the card play with the compiled fast path's partner policy, the rest with the heuristic; ``solve``
 ends each rollout with the exact solver once ``endgame`` cards are left in hand) and
@@ -28,7 +28,7 @@ from bots.heuristic import STRATEGIES, HeuristicBot
 # the bundled code this bot runs besides its own: a sandbox shows it (arena/players/sandbox.py)
 SANDBOX_USES = ("bots.heuristic", "bots.learned")
 
-DEFAULTS: dict[str, Any] = {"samples": 64, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
+DEFAULTS: dict[str, Any] = {"samples": 256, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
                              "endgame": 0, "play_weight": 1.0, "overbid": True, "policy": "heuristic",
                              "bid_seconds": None, "compiled": True}
 ROLLOUTS = ("heuristic", "random", "fast", "solve")
