@@ -67,6 +67,7 @@ def run(config: TournamentConfig, registry: "Registry", db: str | Path, *, execu
     bar = _progress(len(pending), total, done) if progress else None
     try:
         _play_pending(runner, pending, store, registry, bar)
+        runner.close()  # inside: an interrupt while the workers wind down is an interrupt of the run too
     except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see interrupts_as_keyboard): keep what is stored
         _ignore_interrupts()  # a second Ctrl-C while stopping would only leave a traceback
         if bar is not None:
@@ -79,8 +80,6 @@ def run(config: TournamentConfig, registry: "Registry", db: str | Path, *, execu
     except BaseException:
         getattr(runner, "stop", runner.close)()
         raise
-    else:
-        runner.close()
     finally:
         if bar is not None:
             bar.close()
