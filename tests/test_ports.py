@@ -75,3 +75,11 @@ def test_the_candidates_fall_on_the_roomier_side_of_the_ephemeral_range():
 
 def test_an_unreadable_range_file_gives_linuxs_default(tmp_path):
     assert ephemeral_range(str(tmp_path / "missing")) == (32768, 60999)
+
+
+def test_a_link_planted_as_the_reservation_file_is_not_written_through(tmp_path):
+    target = tmp_path / "precious"
+    target.write_text("keep me")
+    (tmp_path / "reserved.json").symlink_to(target)
+    assert 0 < free_port(path=str(tmp_path / "reserved.json")) < 65536
+    assert target.read_text() == "keep me"

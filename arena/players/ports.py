@@ -58,7 +58,7 @@ def reservation_file() -> str:
 @contextlib.contextmanager
 def _reservations(path: str) -> Iterator[dict[int, float]]:
     """The ports reserved now (port to expiry), under an exclusive lock; saved on the way out."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)  # never write through a planted link
     with os.fdopen(fd, "r+") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -94,10 +94,13 @@ def free_port(host: str = "127.0.0.1", *, path: str | None = None) -> int:
     ports = candidate_ports(ephemeral_range())
     if not ports:  # an ephemeral range that covers everything: the OS's choice is all there is
         return _any_port(host)
-    with _reservations(path or reservation_file()) as reserved:
-        for _ in range(TRIES):
-            port = _random.choice(ports)
-            if port not in reserved and _bindable(host, port):
-                reserved[port] = time.time() + RESERVE_SECONDS
-                return port
+    try:
+        with _reservations(path or reservation_file()) as reserved:
+            for _ in range(TRIES):
+                port = _random.choice(ports)
+                if port not in reserved and _bindable(host, port):
+                    reserved[port] = time.time() + RESERVE_SECONDS
+                    return port
+    except OSError:  # no usable reservation file (a link, another's, a full disk): the OS's choice
+        pass
     return _any_port(host)
