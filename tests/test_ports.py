@@ -40,7 +40,7 @@ def test_outgoing_connections_do_not_take_the_ports_handed_out(tmp_path):
 def test_no_two_launches_get_one_port_while_their_bots_start_even_from_two_processes(tmp_path):
     path = str(tmp_path / "reserved.json")
     other = subprocess.run(
-        [sys.executable, "-c", "import sys\nfrom arena.players.ports import free_port\n"
+        [sys.executable, "-c", "from arena.players.ports import free_port\n"
          f"print(*[free_port(path={path!r}) for _ in range(300)])"],
         capture_output=True, text=True, check=True).stdout.split()
     ours = [free_port(path=path) for _ in range(300)]
@@ -56,12 +56,13 @@ def test_a_port_something_listens_on_is_never_handed_out(tmp_path, monkeypatch):
         assert free_port(path=str(tmp_path / "reserved.json")) != busy  # the OS's choice instead
 
 
-def test_reservations_expire_and_a_torn_file_is_started_afresh(tmp_path, monkeypatch):
+def test_reservations_expire_and_a_torn_or_foreign_file_is_started_afresh(tmp_path):
     path = tmp_path / "reserved.json"
-    path.write_text("{not json")
-    port = free_port(path=str(path))
-    saved = json.loads(path.read_text())
-    assert list(saved) == [str(port)] and saved[str(port)] > time.time()
+    for foreign in ("{not json", "[1, 2]", '{"x": "soon"}'):
+        path.write_text(foreign)
+        port = free_port(path=str(path))
+        saved = json.loads(path.read_text())
+        assert list(saved) == [str(port)] and saved[str(port)] > time.time(), foreign
     path.write_text(json.dumps({"20001": time.time() - 1}))
     free_port(path=str(path))
     assert "20001" not in json.loads(path.read_text())

@@ -61,12 +61,12 @@ def _reservations(path: str) -> Iterator[dict[int, float]]:
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)  # never write through a planted link
     with os.fdopen(fd, "r+") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
+        now = time.time()
         try:
             saved = json.loads(handle.read() or "{}")
-        except ValueError:  # a torn or foreign file: start afresh rather than fail a launch
-            saved = {}
-        now = time.time()
-        reserved = {int(port): float(until) for port, until in saved.items() if float(until) > now}
+            reserved = {int(port): float(until) for port, until in saved.items() if float(until) > now}
+        except (ValueError, TypeError, AttributeError):  # a torn or foreign file: start afresh, never fail a launch
+            reserved = {}
         yield reserved
         handle.seek(0)
         handle.truncate()
