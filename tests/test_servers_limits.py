@@ -140,9 +140,11 @@ def test_the_tables_bots_run_in_processes_of_their_own_at_a_lower_priority(tmp_p
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
             next_turn(ws)
             niced = {pid: n for pid, n in _descendants_nice().items() if pid not in before and n >= 10}
-            idle = {pid for pid in niced if _policy(pid) == os.SCHED_IDLE}
+            policies = {pid: _policy(pid) for pid in niced}
         assert len(niced) >= 3, niced  # a process for each bot, at a lower priority than the server
-        assert idle == set(niced), idle  # ... and scheduled only when the server has nothing to do
+        assert set(niced.values()) == {19}, niced  # the lowest niceness ...
+        # ... in the normal class, not the idle one, which starves them behind any other busy process
+        assert set(policies.values()) <= {os.SCHED_OTHER, None}, policies
 
 
 def _policy(pid: int) -> int | None:
