@@ -194,9 +194,11 @@ def play_match(
     ask_forced: bool = False,
     on_action: "Callable[[GameState, int, str, float | None], None] | None" = None,
     tolerant: bool = False,
+    on_hosts: "Callable[[list[Host]], None] | None" = None,
 ) -> "MatchResult":
     """Play ``spec`` to its end and return the referee's result (hosts closed whatever happens);
-    ``tolerant`` as for :func:`open_hosts`.
+    ``tolerant`` as for :func:`open_hosts`; ``on_hosts(hosts)`` is called once the seats' hosts
+    are open, before the first deal (the web server lowers their processes' priority).
 
     ``tolerant`` also separates the arena's failures from the bots': an :class:`ArenaFailure` (or
     any exception out of the referee, which bots' failures never reach: they are BotCrash and
@@ -205,11 +207,11 @@ def play_match(
     record (``arena_retries``); one that fails every time raises :class:`ArenaFailure` (the
     caller records it as the arena's: :func:`arena_error_outcome`)."""
     if not tolerant:
-        return _play_once(spec, registry, ask_forced, on_action, tolerant)
+        return _play_once(spec, registry, ask_forced, on_action, tolerant, on_hosts)
     failures: list[str] = []
     for _ in range(ARENA_ATTEMPTS):
         try:
-            result = _play_once(spec, registry, ask_forced, on_action, tolerant)
+            result = _play_once(spec, registry, ask_forced, on_action, tolerant, on_hosts)
         except ArenaFailure as exc:
             failures.append(str(exc))
             continue
@@ -244,9 +246,11 @@ def is_arena_error(result: Mapping[str, Any] | None) -> bool:
 
 def _play_once(spec: MatchSpec, registry: "Registry", ask_forced: bool,
                on_action: "Callable[[GameState, int, str, float | None], None] | None",
-               tolerant: bool) -> "MatchResult":
+               tolerant: bool, on_hosts: "Callable[[list[Host]], None] | None" = None) -> "MatchResult":
     game = registry.game(spec.game, spec.options)
     with open_hosts(registry, spec, game, tolerant=tolerant) as hosts:
+        if on_hosts is not None:
+            on_hosts(hosts)
         result = referee_for(spec, game, hosts, ask_forced=ask_forced, on_action=on_action).play()
         # which limits the machine let the sandboxes set (the cgroup's are skipped where not offered)
         applied = sorted({name for host in hosts for name in getattr(getattr(host, "sandbox", None), "applied", ())})

@@ -18,7 +18,7 @@ from arena.ladder import api
 from tests import ladder_support
 from tests.ladder_bots import harness
 from tests.test_ladder_submit import call, module_body
-from tests.web_support import make_app, new_table, next_turn, receive
+from tests.web_support import descendants_nice, make_app, new_table, next_turn, receive
 
 CHEAP = {"game": "all_fours", "players": 2, "bots": ["random"]}
 
@@ -110,36 +110,13 @@ def test_a_restart_starts_a_table_only_when_its_person_opens_it(tmp_path):
             assert list(server.tables) == [tables[1]]
 
 
-def _descendants_nice() -> dict[int, int]:
-    """The processes under this one (pid -> niceness), read from /proc."""
-    parents: dict[int, int] = {}
-    nice: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            parents[int(entry)], nice[int(entry)] = int(fields[1]), int(fields[16])
-    found = {}
-    for pid in parents:
-        ancestor = parents.get(pid)
-        for _ in range(8):
-            if ancestor == os.getpid():
-                found[pid] = nice[pid]
-                break
-            ancestor = parents.get(ancestor) if ancestor else None
-    return found
-
-
 def test_the_tables_bots_run_in_processes_of_their_own_at_a_lower_priority(tmp_path):
-    before = set(_descendants_nice())
+    before = set(descendants_nice())
     with TestClient(make_app(tmp_path / "web.db")) as client:
         table = new_table(client, game="five_hundred", bots=["random", "random", "random"])
         with client.websocket_connect(f"/ws/tables/{table}") as ws:
             next_turn(ws)
-            niced = {pid: n for pid, n in _descendants_nice().items() if pid not in before and n >= 10}
+            niced = {pid: n for pid, n in descendants_nice().items() if pid not in before and n >= 10}
             policies = {pid: _policy(pid) for pid in niced}
         assert len(niced) >= 3, niced  # a process for each bot, at a lower priority than the server
         assert set(niced.values()) == {19}, niced  # the lowest niceness ...

@@ -22,7 +22,7 @@ from arena.web import daily
 from arena.web.daily import DailyConfig, daily_seed, deal_seed
 from arena.web.limits import ServeLimits
 from arena.web.store import WebStore
-from tests.web_support import DAY, SMALL_DAILY, make_app, new_table, next_turn, play_out
+from tests.web_support import DAY, SMALL_DAILY, descendants_nice, make_app, new_table, next_turn, play_out
 
 ONE_POOL = dataclasses.replace(SMALL_DAILY, pool=1)
 
@@ -326,6 +326,26 @@ def test_a_field_bot_that_hangs_forfeits_its_deal_in_a_process_of_its_own(tmp_pa
     assert not worker.is_alive(), "the field is still being played: a hanging bot holds it"
     assert (0, "heuristic") in done["field"]  # type: ignore[operator]
     store.close()
+
+
+def test_the_fields_bots_run_at_the_lowest_priority_as_the_tables_do(tmp_path):
+    """The field is the server's background work: its bot processes are at niceness 19, as the
+    tables' bots are, so neither the server's answers nor people's games wait behind it. The
+    spinning ``bad-endless`` is seen at its niceness while it uses up its clock."""
+    import threading
+
+    store = WebStore(tmp_path / "web.db")
+    config = DailyConfig(deals=1, pool=1, field=("heuristic", "bad-endless"), field_seconds=1.0)
+    before = set(descendants_nice())
+    worker = threading.Thread(target=daily.play_field, args=(store, get_registry(), config, "five_hundred",
+                                                             DAY.isoformat(), 0), daemon=True)
+    worker.start()
+    seen: dict[int, int] = {}
+    while worker.is_alive():
+        seen.update((pid, nice) for pid, nice in descendants_nice().items() if pid not in before)
+        time.sleep(0.02)
+    store.close()
+    assert 19 in seen.values(), seen
 
 
 def test_a_deal_compared_shows_another_players_hidden_discards_to_no_one_but_them():

@@ -7,6 +7,7 @@ import datetime
 import functools
 import random
 import json
+import os
 from pathlib import Path
 from typing import Any, Callable
 
@@ -65,3 +66,26 @@ def new_table(client: TestClient, **body: Any) -> str:
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return response.json()["table"]
+
+
+def descendants_nice() -> dict[int, int]:
+    """The processes under this one (pid -> niceness), read from /proc."""
+    parents: dict[int, int] = {}
+    nice: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry)], nice[int(entry)] = int(fields[1]), int(fields[16])
+    found = {}
+    for pid in parents:
+        ancestor = parents.get(pid)
+        for _ in range(8):
+            if ancestor == os.getpid():
+                found[pid] = nice[pid]
+                break
+            ancestor = parents.get(ancestor) if ancestor else None
+    return found

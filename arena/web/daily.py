@@ -34,6 +34,7 @@ from arena.referee import FaultPolicy
 
 from arena.deals import Deals
 from arena.matches import play_match, seat_seed
+from arena.web.botpool import lower_priority
 from arena.web.human import PREFIX
 from arena.web.store import WebStore
 from arena.results import margin
@@ -241,7 +242,9 @@ def play_field(store: WebStore, registry: "Registry", config: DailyConfig, game_
                 if (deal, bot) in known:
                     continue
                 try:
-                    result = play_match(_field_spec(game, seed, entry, config), registry)
+                    # background work: its bots at the tables' low priority, behind the server and people's games
+                    result = play_match(_field_spec(game, seed, entry, config), registry,
+                                        on_hosts=lambda hosts: [lower_priority(host) for host in hosts])
                 except Exception as exc:  # one bot that cannot play leaves the others' entries standing
                     if bot == PAR_BOT:
                         raise
