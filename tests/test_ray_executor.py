@@ -27,6 +27,7 @@ ray = pytest.importorskip("ray", reason="the Ray executor needs Ray: pip install
 
 from arena import board  # noqa: E402
 from arena.errors import ArenaError  # noqa: E402
+from arena.players.ports import free_port  # noqa: E402  (below the ephemeral range: no outgoing connection takes it first)
 from arena.plugins import get_registry  # noqa: E402
 from arena.store import Store  # noqa: E402
 from arena.tournaments import config as tconfig  # noqa: E402
@@ -294,7 +295,7 @@ def test_a_worker_killed_mid_match_has_its_match_played_again(toy_file, local_bo
 def token_cluster(tmp_path):
     """A one-node Ray cluster on loopback with token authentication: (address, token)."""
     token = secrets.token_hex(16)
-    port, client_port = _free_port(), _free_port()
+    port, client_port = free_port("127.0.0.1"), free_port("127.0.0.1")
     temp_dir = tempfile.mkdtemp(prefix="arena-head-", dir="/tmp" if os.path.isdir("/tmp") else None)
     env = _env()
     env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token, RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0",
@@ -319,12 +320,6 @@ def token_cluster(tmp_path):
         import shutil
 
         shutil.rmtree(temp_dir, ignore_errors=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.mark.slow
@@ -357,7 +352,7 @@ def test_joining_a_cluster_needs_its_token_and_gives_the_same_board(token_cluste
 
 
 def test_an_address_where_nothing_answers_is_refused_at_once(tmp_path, monkeypatch):
-    port = _free_port()
+    port = free_port("127.0.0.1")
     for address, words in [
         (f"127.0.0.1:{port}", ["cannot reach a Ray cluster", "ray start --head"]),
         (f"ray://127.0.0.1:{port}", ["cannot reach the Ray cluster", "Ray Client"]),
@@ -380,7 +375,7 @@ def test_auto_with_a_stale_cluster_file_is_refused_naming_it(tmp_path, monkeypat
     monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
     record = tmp_path / "ray" / "ray_current_cluster"
     record.parent.mkdir()
-    record.write_text(f"127.0.0.1:{_free_port()}")
+    record.write_text(f"127.0.0.1:{free_port('127.0.0.1')}")
     with pytest.raises(RayClusterError, match="ray stop") as caught:
         RayExecutor(2, "auto")
     assert str(record) in str(caught.value)
