@@ -221,6 +221,13 @@ def field_entries(registry: "Registry", config: DailyConfig, game_name: str) -> 
     return entries
 
 
+def _lower_all(hosts: list[Any]) -> None:
+    """The field is background work: its bots at the tables' low priority, behind the server and
+    people's games."""
+    for host in hosts:
+        lower_priority(host)
+
+
 _FIELD_LOCKS: dict[tuple[str, str, str, int], threading.Lock] = {}
 
 
@@ -242,9 +249,7 @@ def play_field(store: WebStore, registry: "Registry", config: DailyConfig, game_
                 if (deal, bot) in known:
                     continue
                 try:
-                    # background work: its bots at the tables' low priority, behind the server and people's games
-                    result = play_match(_field_spec(game, seed, entry, config), registry,
-                                        on_hosts=lambda hosts: [lower_priority(host) for host in hosts])
+                    result = play_match(_field_spec(game, seed, entry, config), registry, on_hosts=_lower_all)
                 except Exception as exc:  # one bot that cannot play leaves the others' entries standing
                     if bot == PAR_BOT:
                         raise
