@@ -25,7 +25,7 @@ from typing import Any, Callable, TypeVar
 T = TypeVar("T")
 # The bot processes' niceness, the lowest there is: the server answers first. Not the idle class
 # (SCHED_IDLE): that one starves the bots behind any other work at normal priority on the machine
-# (a person's game stalled for 30 s under two busy processes), where niceness 19 only slows them.
+# (a person's game stalled past 30 s beside four busy processes on two cores), where niceness 19 only slows them.
 NICE = 19
 
 
