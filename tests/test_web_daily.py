@@ -348,6 +348,49 @@ def test_the_fields_bots_run_at_the_lowest_priority_as_the_tables_do(tmp_path):
     assert 19 in seen.values(), seen
 
 
+def test_a_sandboxed_field_bot_runs_at_the_lowest_priority_inside_its_sandbox(tmp_path):
+    """A co-served ladder's versions play in the field sandboxed: the process that computes is the
+    bot's, inside bubblewrap, not bwrap itself, and it too runs at niceness 19 (renicing the
+    sandbox's launcher once it had forked left the bot at 0). The spinning ``bad-endless``, the
+    process that used the most CPU, is last seen at niceness 19."""
+    import threading
+
+    import pytest
+
+    from arena.players.sandbox import bwrap
+    from arena.web.daily import FieldBot
+
+    if bwrap() is None:
+        pytest.skip("the sandbox needs bubblewrap (bwrap)")
+    store = WebStore(tmp_path / "web.db")
+    config = DailyConfig(deals=1, pool=1, field=("random",), field_seconds=1.0,
+                         extra=lambda game: [FieldBot("ladder: endless v1", "bad-endless", "sandbox")])
+    before = set(descendants_nice())
+    worker = threading.Thread(target=daily.play_field, args=(store, get_registry(), config, "five_hundred",
+                                                             DAY.isoformat(), 0), daemon=True)
+    worker.start()
+    nice: dict[int, int] = {}
+    cpu: dict[int, int] = {}
+    while worker.is_alive():
+        for pid, value in descendants_nice().items():
+            if pid not in before:
+                nice[pid], cpu[pid] = value, max(cpu.get(pid, 0), cpu_ticks(pid))
+        time.sleep(0.02)
+    store.close()
+    spinner = max(cpu, key=lambda pid: cpu[pid])
+    assert cpu[spinner] > 0 and nice[spinner] == 19, (spinner, nice, cpu)
+
+
+def cpu_ticks(pid: int) -> int:
+    """The user and system CPU time of a process so far, in clock ticks (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
 def test_a_deal_compared_shows_another_players_hidden_discards_to_no_one_but_them():
     """Seat 0 contracts and discards from the kitty: its owner sees those discards in the deal
     compared, another person who played the deal (and may never have seen that kitty) does not,

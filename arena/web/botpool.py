@@ -35,16 +35,20 @@ def default_workers() -> int:
 
 def lower_priority(host: Any) -> None:
     """Lower the CPU priority of ``host``'s bot process (a ProcessHost's ``pid``, a launched
-    command's ``process``; an in-process bot has none)."""
+    command's ``process``; an in-process bot has none). A sandboxed bot's every process: the
+    bot runs in bwrap's children, forked before the launcher's pid could be reniced, and what the
+    bot starts later inherits the niceness."""
     pid = getattr(host, "pid", None)
     if pid is None:
         pid = getattr(getattr(host, "process", None), "pid", None)
     if pid is None or getattr(host, "_niced", None) == pid:
         return
-    try:
-        os.setpriority(os.PRIO_PROCESS, pid, NICE)
-    except OSError:  # gone already, or not ours to change: as it is
-        pass
+    sandbox = getattr(host, "sandbox", None)
+    for each in sandbox.members() if sandbox is not None else [pid]:
+        try:
+            os.setpriority(os.PRIO_PROCESS, each, NICE)
+        except OSError:  # gone already, or not ours to change: as it is
+            pass
     host._niced = pid
 
 
