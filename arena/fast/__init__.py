@@ -41,9 +41,10 @@ else:
 
 # playout policies: uniformly random legal plays; the weakest card that wins, else the weakest (a lead:
 # the strongest); PARTNER, SIMPLE that does not take a trick from a partner who is taking it; and
-# FIVE_HUNDRED and FIFTY_SIX, the bundled heuristic's card play of those games to the card, which reads
-# the cards through a plan of the heuristic's own tables (bots/heuristic/compiled.py)
-RANDOM, SIMPLE, PARTNER, FIVE_HUNDRED, FIFTY_SIX = 0, 1, 2, 3, 4
+# FIVE_HUNDRED, FIFTY_SIX and ALL_FOURS, the bundled heuristic's card play of those games to the card,
+# which reads the cards through a plan of the heuristic's own tables (bots/heuristic/compiled.py)
+RANDOM, SIMPLE, PARTNER, FIVE_HUNDRED, FIFTY_SIX, ALL_FOURS = 0, 1, 2, 3, 4, 5
+HEURISTICS = (FIVE_HUNDRED, FIFTY_SIX, ALL_FOURS)
 
 
 class FastPathUnavailable(RuntimeError):
@@ -177,7 +178,7 @@ def trick_points(pos: Position, cards: bytes) -> int:
 
 def _extra(state: Any, p: Position, policy: int, plan: bytes | None) -> tuple[bytes, ...]:
     """The policy's arguments after the position's: each seat's side (PARTNER, the heuristics') and the plan."""
-    if policy in (FIVE_HUNDRED, FIFTY_SIX):
+    if policy in HEURISTICS:
         if plan is None:
             raise ValueError("arena.fast: a heuristic's policy needs a plan (bots.heuristic.compiled.plan)")
         return _sides(state.game, len(p.hands)), plan
@@ -187,7 +188,7 @@ def _extra(state: Any, p: Position, policy: int, plan: bytes | None) -> tuple[by
 def playout(state: Any, seed: int, policy: int = RANDOM, pos: Position | None = None,
             plan: bytes | None = None) -> Playout:
     """The rest of the hand's card play from ``state`` (which is left as it is); ``plan``: the
-    FIVE_HUNDRED or FIFTY_SIX policy's tables."""
+    FIVE_HUNDRED, FIFTY_SIX or ALL_FOURS policy's tables."""
     p = pos if pos is not None else position(state)
     plays, tricks, points, captured, events, end = _module().playout(
         p.rules, p.hands, p.turn, p.seats, p.cards, p.led, p.suits_led, seed & (2**64 - 1), policy,

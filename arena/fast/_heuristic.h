@@ -1,6 +1,6 @@
-/* The bundled heuristic's card play of Five Hundred and of 56 (bots/heuristic/five_hundred.py and
- * fifty_six.py, Strategy.play), compiled: the playout policies POLICY_FIVE_HUNDRED and
- * POLICY_FIFTY_SIX, for the search bot's rollouts, which would otherwise build an observation and
+/* The bundled heuristic's card play of Five Hundred, 56 and All Fours (bots/heuristic/five_hundred.py,
+ * fifty_six.py, all_fours.py), compiled: the playout policies POLICY_FIVE_HUNDRED, POLICY_FIFTY_SIX
+ * and POLICY_ALL_FOURS, for the search bot's rollouts, which would otherwise build an observation and
  * call the Python heuristic for every card (most of a rollout's time). Each makes the Python
  * heuristic's choice to the card, its ties included (the first of equals in the legal order):
  * tests/test_fastpath.py and bots/heuristic/compiled.py's check compare them on random positions.
@@ -368,26 +368,196 @@ static void plan56_played(Plan56 *h, const Position *p, int seat, int card) {
     if (p->nt > 0 && h->suit[card] != h->suit[p->trick[0]]) h->voids[seat] |= (uint8_t)(1 << h->suit[p->trick[0]]);
 }
 
-/* -- the two together: the policy's plan, read once, copied for each playout ---------------------- */
+/* -- All Fours (bots/heuristic/all_fours.py, Strategy._choose_card) -------------------------------
+ * Cards are the engine's ids, suit * 13 + rank (suits S C D H, ranks 2 .. A). Each legal card gets a
+ * small expected value: the points at stake in the trick (its values, value[c]: game count times the
+ * count weight, the jack of trumps its hang) times the chance that our side takes the trick, given
+ * how many unseen cards each seat still to play holds and the suits it has shown out of, less a cost
+ * for spending a trump or a high card. The chances are floating point: every sum and product is
+ * made in the Python heuristic's order (and the extension is built without contracting a multiply
+ * and an add into one, setup.py), so the same doubles come out and the same card. Its plan:
+ *
+ *   value[52]  Strategy._value of each card under the contract's trump (little-endian doubles)
+ *   trump_cost, trump_lead, plain_lead, raise_discount   the Strategy's knobs (doubles)
+ *   seen       the turn-ups and every card played this hand before the position (its trick's), a mask
+ *   voids[8]   per seat, a bit per suit it has shown out of (not followed, nor trumped a plain lead)
+ */
+#define POLICY_ALL_FOURS 5
+#define PLANAF_BYTES (52 * 8 + 4 * 8 + 8 + 8)
+#define AF_CARDS 52
+
 typedef struct {
-    int policy;  /* POLICY_FIVE_HUNDRED or POLICY_FIFTY_SIX */
+    double value[AF_CARDS];
+    double trump_cost, trump_lead, plain_lead, raise_discount;
+    uint64_t seen;
+    uint8_t voids[MAXSEATS];
+} PlanAF;
+
+static double read_double(const uint8_t *b) {
+    uint64_t bits = read_u64(b);
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+static int read_planaf(PyObject *obj, PlanAF *h) {
+    const uint8_t *b;
+    int c;
+    if (PyBytes_GET_SIZE(obj) != PLANAF_BYTES) {
+        PyErr_Format(PyExc_ValueError, "playout: an All Fours plan is %d bytes, not %zd", PLANAF_BYTES,
+                     PyBytes_GET_SIZE(obj));
+        return -1;
+    }
+    b = (const uint8_t *)PyBytes_AS_STRING(obj);
+    for (c = 0; c < AF_CARDS; c++) h->value[c] = read_double(b + 8 * c);
+    b += 8 * AF_CARDS;
+    h->trump_cost = read_double(b);
+    h->trump_lead = read_double(b + 8);
+    h->plain_lead = read_double(b + 16);
+    h->raise_discount = read_double(b + 24);
+    h->seen = read_u64(b + 32);
+    memcpy(h->voids, b + 40, MAXSEATS);
+    return 0;
+}
+
+/* How many cards of ``unseen`` of ``suit`` rank above ``rank``. */
+static int af_above(uint64_t unseen, int suit, int rank) {
+    uint64_t in_suit = (unseen >> (suit * 13)) & 0x1FFFULL;
+    return popcount64(in_suit >> (rank + 1));
+}
+
+static int af_beats(int card, int best, int trump) {
+    int cs = card / 13, bs = best / 13;
+    if (cs == trump) return bs != trump || card % 13 > best % 13;
+    return bs != trump && cs == bs && card % 13 > best % 13;
+}
+
+typedef struct {  /* what one decision reads, as the Python heuristic's locals */
+    const PlanAF *h;
+    uint64_t unseen;
+    int trump, mine, pool, nafter, after[MAXSEATS], sizes[MAXSEATS];
+} AFView;
+
+/* beat_chance: that ``seat`` holds an unseen card that beats ``card`` (each unseen card of the
+ * suits it may hold is with it at its share of the unseen cards, independently). */
+static double af_beat_chance(const AFView *v, int card, int seat) {
+    int suit = card / 13, count = 0, i;
+    uint8_t void_ = v->h->voids[seat];
+    double ratio = (double)v->sizes[seat] / (double)v->pool, factor = 1.0 - (ratio < 1.0 ? ratio : 1.0), p = 1.0;
+    if (suit == v->trump) {
+        if (!(void_ >> suit & 1)) count = af_above(v->unseen, suit, card % 13);
+    } else {
+        if (!(void_ >> v->trump & 1)) count += popcount64((v->unseen >> (v->trump * 13)) & 0x1FFFULL);
+        if (!(void_ >> suit & 1)) count += af_above(v->unseen, suit, card % 13);
+    }
+    for (i = 0; i < count; i++) p *= factor;
+    return 1.0 - p;
+}
+
+/* we_win: that our side takes the trick now won by ``card`` for ``side``. */
+static double af_we_win(const AFView *v, int card, int side) {
+    double ours = side == v->mine ? 1.0 : 0.0, raised = 1.0;
+    int k;
+    for (k = 0; k < v->nafter; k++) {
+        int seat = v->after[k];
+        double p = af_beat_chance(v, card, seat);
+        if (seat % 2 == v->mine) {
+            ours += (1.0 - ours) * p * raised;
+        } else {
+            ours *= 1.0 - p;
+            raised *= v->h->raise_discount;
+        }
+    }
+    return ours;
+}
+
+/* _lead_bonus: what the others still to play are likely to drop on a lead of ``card`` that holds. */
+static double af_lead_bonus(const AFView *v, int card) {
+    int led = card / 13, sum = 0, k, rank;
+    double chance, ratio, total = 0.0;
+    for (k = 0; k < v->nafter; k++)
+        if (!(v->h->voids[v->after[k]] >> led & 1)) sum += v->sizes[v->after[k]];
+    ratio = (double)sum / (double)v->pool;
+    chance = ratio < 1.0 ? ratio : 1.0;
+    for (rank = 0; rank < 13; rank++)
+        if (v->unseen >> (led * 13 + rank) & 1) total += v->h->value[led * 13 + rank] * chance;
+    return (led == v->trump ? v->h->trump_lead : v->h->plain_lead) * total;
+}
+
+static int planaf_choice(const PlanAF *h, const Rules *r, const Position *p, const int *cards, int n) {
+    static const char letter[4] = {'S', 'C', 'D', 'H'};  /* ties go to the greater token, as max() of strings */
+    AFView v;
+    int me = p->turn, leader = p->nt ? p->seats[0] : me, s, k, i, best = -1, best_seat = -1, pick = 0;
+    double at_stake = 0.0, standing = 0.0, top = 0.0;
+    v.h = h;
+    v.trump = r->trump;
+    v.mine = me % 2;
+    v.unseen = ((1ULL << AF_CARDS) - 1) & ~(h->seen | p->hands[me]);
+    v.pool = popcount64(v.unseen);
+    if (v.pool < 1) v.pool = 1;
+    for (s = 0; s < r->players; s++) v.sizes[s] = popcount64(p->hands[s]);
+    v.nafter = 0;
+    for (k = p->nt + 1; k < r->players; k++) v.after[v.nafter++] = (leader + k) % r->players;
+    for (i = 0; i < p->nt; i++) {
+        at_stake += h->value[p->trick[i]];
+        if (best < 0 || af_beats(p->trick[i], best, v.trump)) { best = p->trick[i]; best_seat = p->seats[i]; }
+    }
+    if (best >= 0) standing = af_we_win(&v, best, best_seat % 2);
+    for (i = 0; i < n; i++) {
+        int c = cards[i], rank = c % 13;
+        double value = h->value[c], ev, cost, score;
+        if (best < 0 || af_beats(c, best, v.trump)) {
+            double pw = af_we_win(&v, c, v.mine);
+            ev = (2.0 * pw - 1.0) * (at_stake + value);
+            if (p->nt == 0) ev += af_lead_bonus(&v, c) * pw;
+        } else {
+            ev = (2.0 * standing - 1.0) * (at_stake + value);
+        }
+        cost = 0.02 * rank;
+        if (c / 13 == v.trump) cost += h->trump_cost + 0.03 * rank;
+        score = ev - cost;
+        if (i == 0 || score > top || (score == top && (rank < cards[pick] % 13 ||
+                                                        (rank == cards[pick] % 13 && letter[c / 13] > letter[cards[pick] / 13])))) {
+            pick = i;
+            top = score;
+        }
+    }
+    return pick;
+}
+
+/* A card played: seen by every seat, and a void where it neither follows nor trumps a plain lead. */
+static void planaf_played(PlanAF *h, const Position *p, const Rules *r, int seat, int card) {
+    h->seen |= 1ULL << card;
+    if (p->nt > 0) {
+        int led = p->trick[0] / 13, suit = card / 13;
+        if (suit != led && (led == r->trump || suit != r->trump)) h->voids[seat] |= (uint8_t)(1 << led);
+    }
+}
+
+/* -- the three together: the policy's plan, read once, copied for each playout -------------------- */
+typedef struct {
+    int policy;  /* POLICY_FIVE_HUNDRED, POLICY_FIFTY_SIX or POLICY_ALL_FOURS */
     Plan five_hundred;
     Plan56 fifty_six;
+    PlanAF all_fours;
 } Heuristic;
 
 static int read_heuristic(PyObject *obj, int policy, Heuristic *h) {
     h->policy = policy;
+    if (policy == POLICY_ALL_FOURS) return read_planaf(obj, &h->all_fours);
     return policy == POLICY_FIVE_HUNDRED ? read_plan(obj, &h->five_hundred) : read_plan56(obj, &h->fifty_six);
 }
 
 static int heuristic_choice(const Heuristic *h, const Rules *r, const Position *p, const int *cards, const int *named,
                             int n, const uint8_t *side) {
     if (h->policy == POLICY_FIFTY_SIX) return plan56_choice(&h->fifty_six, p, cards, n);
+    if (h->policy == POLICY_ALL_FOURS) return planaf_choice(&h->all_fours, r, p, cards, n);
     return plan_choice(&h->five_hundred, r, p, cards, named, n, side, h->five_hundred.played);
 }
 
 /* Before the card joins the trick. */
-static void heuristic_played(Heuristic *h, const Position *p, int seat, int card) {
+static void heuristic_played(Heuristic *h, const Rules *r, const Position *p, int seat, int card) {
     if (h->policy == POLICY_FIFTY_SIX) plan56_played(&h->fifty_six, p, seat, card);
+    else if (h->policy == POLICY_ALL_FOURS) planaf_played(&h->all_fours, p, r, seat, card);
     else h->five_hundred.played |= 1ULL << card;
 }

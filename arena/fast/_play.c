@@ -285,7 +285,7 @@ static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, co
             : plan != NULL ? heuristic_choice(&h, r, p, cards, named, n, side)
             : simple_choice(r, p, cards, named, n, policy == POLICY_PARTNER ? side : NULL);
         card = cards[k];
-        if (plan != NULL) heuristic_played(&h, p, seat, card);
+        if (plan != NULL) heuristic_played(&h, r, p, seat, card);
         if (record && o->nplays < 128) o->plays[o->nplays] = move_id(r, card, named[k]);
         o->nplays++;
         if (p->nt == 0) {
@@ -512,13 +512,13 @@ static int read_position(Rules *r, PyObject *hands, int turn, PyObject *seats, P
 
 /* The policy, checked, each seat's side (the partner policy and the heuristics'; without one every
  * seat is its own side, which is the simple policy) and a heuristic's plan (POLICY_FIVE_HUNDRED,
- * POLICY_FIFTY_SIX). */
+ * POLICY_FIFTY_SIX, POLICY_ALL_FOURS). */
 static int read_policy(const Rules *r, int policy, PyObject *sides, PyObject *plan_obj, uint8_t *side,
                        Heuristic *plan) {
-    int i, heuristic = policy == POLICY_FIVE_HUNDRED || policy == POLICY_FIFTY_SIX;
-    if (policy < POLICY_RANDOM || policy > POLICY_FIFTY_SIX) {
-        PyErr_SetString(PyExc_ValueError,
-                        "playout: policy is 0 (random), 1 (simple), 2 (partner), 3 (five_hundred) or 4 (fifty_six)");
+    int i, heuristic = policy == POLICY_FIVE_HUNDRED || policy == POLICY_FIFTY_SIX || policy == POLICY_ALL_FOURS;
+    if (policy < POLICY_RANDOM || policy > POLICY_ALL_FOURS) {
+        PyErr_SetString(PyExc_ValueError, "playout: policy is 0 (random), 1 (simple), 2 (partner), 3 (five_hundred), "
+                                          "4 (fifty_six) or 5 (all_fours)");
         return -1;
     }
     if (heuristic != (plan_obj != NULL) || (plan_obj != NULL && sides == NULL)) {
@@ -742,5 +742,6 @@ PyMODINIT_FUNC PyInit__play(void) {
     PyModule_AddIntConstant(m, "POLICY_PARTNER", POLICY_PARTNER);
     PyModule_AddIntConstant(m, "POLICY_FIVE_HUNDRED", POLICY_FIVE_HUNDRED);
     PyModule_AddIntConstant(m, "POLICY_FIFTY_SIX", POLICY_FIFTY_SIX);
+    PyModule_AddIntConstant(m, "POLICY_ALL_FOURS", POLICY_ALL_FOURS);
     return m;
 }

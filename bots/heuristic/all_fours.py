@@ -211,7 +211,9 @@ class Strategy(Player):
                     raised *= self.raise_discount
             return ours
 
-        at_stake = sum(self._value(c, trump) for _, c in trick)
+        at_stake = 0.0  # summed left to right, not by sum(), whose float algorithm changed in Python 3.12:
+        for _, c in trick:  # the compiled copy (arena/fast/_heuristic.h) adds in this order
+            at_stake += self._value(c, trump)
         best_seat, best = None, None
         for seat, card in trick:
             if best is None or self._beats(card, best, trump):
@@ -239,4 +241,8 @@ class Strategy(Player):
         """What the others are likely to drop on a lead that holds: trumps pulled, or counters followed."""
         led = suit(card)
         factor = self.trump_lead if led == trump else self.plain_lead
-        return factor * sum(self._value(u, trump) * chance(u, after) for u in unseen if suit(u) == led)
+        total = 0.0  # left to right, as at_stake
+        for u in unseen:
+            if suit(u) == led:
+                total += self._value(u, trump) * chance(u, after)
+        return factor * total

@@ -1,13 +1,14 @@
-"""The heuristic's card play of Five Hundred and 56 on the compiled fast path, for searches that roll
-hands out on full states (bots/search): :func:`plan` reads a state into the tables of the fast
-path's ``FIVE_HUNDRED`` or ``FIFTY_SIX`` policy (arena/fast/_heuristic.h), which then makes
-the game's :class:`Strategy`'s card play to the card, its ties included, without building an
-observation or calling Python for each card.
+"""The heuristic's card play of Five Hundred, 56 and All Fours on the compiled fast path, for
+searches that roll hands out on full states (bots/search): :func:`plan` reads a state into the
+tables of the fast path's ``FIVE_HUNDRED``, ``FIFTY_SIX`` or ``ALL_FOURS`` policy
+(arena/fast/_heuristic.h), which then makes the game's :class:`Strategy`'s card play to the card,
+its ties included, without building an observation or calling Python for each card.
 
 The tables come from the heuristic's own functions (Five Hundred's :class:`Context`, 56's strength
-and points), so a change to how it ranks cards reaches the compiled play; a change to the play's
-logic (``Strategy.play``) must be made in both, and :func:`differences` (tests/test_fastpath.py,
-``arena bench --only fastpath``) finds where they part.
+and points, All Fours' card values and knobs), so a change to how it ranks cards reaches the
+compiled play; a change to the play's logic (``Strategy.play``, All Fours' ``_choose_card``) must be
+made in both, and :func:`differences` (tests/test_fastpath.py, ``arena bench --only fastpath``)
+finds where they part.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from arena.fast import check
 from arena.games.base import GameState
 from arena.games.fifty_six.cards import TOKEN
 from arena.players.base import MatchInfo, Player
+from bots.heuristic import all_fours as haf
 from bots.heuristic import fifty_six as h56
 from bots.heuristic.five_hundred import SUITS, Context, full_pack
 
@@ -88,13 +90,39 @@ def _fifty_six_plan(state: Any) -> bytes:
             + bytes([len(active)] + active + [0] * (8 - len(active))) + bytes((trump, declaring)))
 
 
-POLICIES = {"five_hundred": fast.FIVE_HUNDRED, "fifty_six": fast.FIFTY_SIX}
-PLANS: dict[str, Callable[[Any], bytes]] = {"five_hundred": _five_hundred_plan, "fifty_six": _fifty_six_plan}
-STRATEGY_MODULES = {"five_hundred": "bots.heuristic.five_hundred", "fifty_six": "bots.heuristic.fifty_six"}
+@functools.lru_cache(maxsize=64)
+def _tables_af(trump: int, hang: int) -> bytes:
+    """All Fours: the values of the 52 cards under ``trump`` and the Strategy's knobs, as doubles."""
+    strategy = haf.Strategy(0)
+    strategy.hang = hang
+    values = [strategy._value(haf.DECK[c], haf.DECK[trump * 13][-1]) for c in range(52)]
+    knobs = [strategy.trump_cost, strategy.trump_lead, strategy.plain_lead, strategy.raise_discount]
+    return struct.pack("<56d", *values, *knobs)
+
+
+def _all_fours_plan(state: Any) -> bytes:
+    """The ALL_FOURS policy's plan for an All Fours state in its card play: the turn-ups and the
+    cards played this hand, and the suits each seat has shown out of (as Strategy._choose_card reads them)."""
+    trump = state.trump
+    seen = sum(1 << c for c in set(state.turn_ups))
+    voids = [0] * 8
+    for led, cards in state._all_tricks():
+        for i, (seat, card) in enumerate(cards):
+            seen |= 1 << card
+            if i and card // 13 != led and (led == trump or card // 13 != trump):
+                voids[seat] |= 1 << led
+    return _tables_af(trump, int(state.g.options.get("hang_jack_points", 3))) + struct.pack("<Q", seen) + bytes(voids)
+
+
+POLICIES = {"five_hundred": fast.FIVE_HUNDRED, "fifty_six": fast.FIFTY_SIX, "all_fours": fast.ALL_FOURS}
+PLANS: dict[str, Callable[[Any], bytes]] = {"five_hundred": _five_hundred_plan, "fifty_six": _fifty_six_plan,
+                                            "all_fours": _all_fours_plan}
+STRATEGY_MODULES = {"five_hundred": "bots.heuristic.five_hundred", "fifty_six": "bots.heuristic.fifty_six",
+                    "all_fours": "bots.heuristic.all_fours"}
 
 
 def supports(state: GameState) -> bool:
-    """Whether ``state`` is in a card play that the compiled heuristic plays (Five Hundred, 56)."""
+    """Whether ``state`` is in a card play that the compiled heuristic plays (Five Hundred, 56, All Fours)."""
     return state.game.name in POLICIES and fast.available() and fast.supports(state)
 
 
@@ -131,6 +159,13 @@ def python_playout(state: Any, players: list[Player]) -> list[int]:
     return plays
 
 
+def supports_after(state: Any, plays: list[int]) -> bool:
+    """Whether the card play goes on in the same hand after ``plays`` from ``state``."""
+    after, hands = state.clone(), len(state.deal_results)
+    after.replay_ids(plays)
+    return supports(after) and len(after.deal_results) == hands
+
+
 def _name(game: Any, plays: list[int], at: int) -> str:
     return game.action_string(plays[at]) if at < len(plays) else "nothing (the hand is over)"
 
@@ -138,6 +173,8 @@ def _name(game: Any, plays: list[int], at: int) -> str:
 def _contract(state: Any) -> str:
     if state.game.name == "five_hundred":
         return str(state.bid.text)
+    if state.game.name == "all_fours":
+        return f"trumps {haf.DECK[state.trump * 13][-1]}"
     return "no trumps" if not 0 <= state.trump < 4 else f"trumps {h56.SUITS[state.trump]}"
 
 
@@ -167,6 +204,9 @@ def differences(positions: int, seed: int | str = 0, games: tuple[str, ...] = tu
                     whole = done % PLAYOUT_EVERY == 0
                     want, got = (python_playout(state, players), playout(state).plays) if whole \
                         else ([python_choice(state, players)], [choose(state)])
+                    # where the engine's hand ends first (All Fours: a revoke before the position, whose
+                    # penalty the position does not hold), the replay stops there too (replay_ids)
+                    got = got[:len(want)] if whole and not supports_after(state, want) else got
                     if want != got and len(found) < MISMATCHES_KEPT:
                         at = next(i for i, (a, b) in enumerate(zip(want + [-1], got + [-1])) if a != b)
                         found.append(f"{name} {options} match {match - 1}: at play {at} of "
