@@ -146,20 +146,20 @@ def test_the_partner_policy_leaves_a_partner_s_trick_and_gives_it_points():
     with pytest.raises(ValueError, match="one side per seat"):
         _play.playout(*last, fast.PARTNER, bytes([0, 1]))
     with pytest.raises(ValueError, match="policy is 0"):
-        _play.playout(*last, 6)
+        _play.playout(*last, 7)
     with pytest.raises(ValueError, match="the heuristics' policies, and only they, take sides and a plan"):
         _play.playout(*last, fast.FIVE_HUNDRED, sides)
 
 
-# -- the heuristic's card play of Five Hundred, 56 and All Fours in C (arena/fast/_heuristic.h) -------
+# -- the heuristic's card play of every game in C (arena/fast/_heuristic.h) ---------------------------
 
-HEURISTIC_POSITIONS = 16_000
+HEURISTIC_POSITIONS = 20_000
 
 
 @needs_fast
 def test_the_compiled_heuristic_plays_as_the_python_one():
-    """Every Five Hundred, 56 and All Fours configuration of the check (player counts, misere, the
-    joker's rules, knock-outs, revokes allowed and penalized): the compiled play's card is the
+    """Every configuration of the check of every game (player counts, misere, the joker's rules,
+    knock-outs, the double deck, lone hands, revokes and reneges allowed and penalized): the compiled play's card is the
     heuristic's at every position, and one position in eight the whole rest of the hand's play is
     the same (All Fours' chances to the last bit of their floats)."""
     from bots.heuristic import compiled
@@ -169,12 +169,14 @@ def test_the_compiled_heuristic_plays_as_the_python_one():
 
 @needs_fast
 @pytest.mark.parametrize("game,start,end", [("five_hundred", 144, 152), ("fifty_six", 104, 112), ("fifty_six", 112, 120),
-                                           ("all_fours", 448, 456), ("all_fours", 456, 464)],
+                                           ("all_fours", 448, 456), ("all_fours", 456, 464), ("bid_euchre", 100, 125),
+                                           ("bid_euchre", 125, 225)],
                          ids=["five_hundred-played", "fifty_six-played", "fifty_six-voids", "all_fours-seen",
-                              "all_fours-voids"])
+                              "all_fours-voids", "bid_euchre-played", "bid_euchre-known-out"])
 def test_the_heuristic_check_finds_a_play_that_differs(monkeypatch, game, start, end):
     """The check can fail: a plan that forgets the cards played (so a card looks beaten by one
-    already gone) or, in 56 and All Fours, who has shown out of a suit makes the compiled play
+    already gone), in 56 and All Fours who has shown out of a suit, in Bid Euchre what a seat knows
+    is out of play (the dealer's discard, a helped contractor's gifts) makes the compiled play
     differ, and the check says where."""
     from bots.heuristic import compiled
     plan = compiled.PLANS[game]
@@ -210,6 +212,12 @@ def test_a_bad_plan_is_refused_with_a_value_error():
         state.apply_id(rng.choice(state.legal_action_ids()))
     with pytest.raises(ValueError, match="an All Fours plan is 464 bytes, not 139"):
         fast.playout(state, 0, fast.ALL_FOURS, plan=bytes(139))
+    game = check.make_game("bid_euchre", {})
+    state = game.new_match(seed=1)
+    while not fast.supports(state):
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    with pytest.raises(ValueError, match="a Bid Euchre plan is 228 bytes, not 464"):
+        fast.playout(state, 0, fast.BID_EUCHRE, plan=bytes(464))
 
 
 # -- a whole Bid Euchre hand in C (arena/fast/_hand.h) ----------------------------------------------

@@ -457,9 +457,9 @@ def test_policy_learned_is_refused_where_there_is_no_network(game, options, word
 
 
 @pytest.mark.skipif(not __import__("arena.fast").fast.available(), reason="no compiled fast path")
-@pytest.mark.parametrize("game", ["five_hundred", "fifty_six", "all_fours"])
+@pytest.mark.parametrize("game", ["five_hundred", "fifty_six", "all_fours", "bid_euchre"])
 def test_compiled_rollouts_play_the_heuristic_s_cards(monkeypatch, game):
-    """Five Hundred's, 56's and All Fours' heuristic rollouts take their card play from the compiled heuristic
+    """Every game's heuristic rollouts take their card play from the compiled heuristic
     (``compiled``, the default): on the same samples every candidate's margin, and so the choice,
     is what the Python heuristic's card play gives (``compiled = false``), bids and cards alike."""
     import bots.search.pimc as pimc

@@ -41,10 +41,10 @@ else:
 
 # playout policies: uniformly random legal plays; the weakest card that wins, else the weakest (a lead:
 # the strongest); PARTNER, SIMPLE that does not take a trick from a partner who is taking it; and
-# FIVE_HUNDRED, FIFTY_SIX and ALL_FOURS, the bundled heuristic's card play of those games to the card,
-# which reads the cards through a plan of the heuristic's own tables (bots/heuristic/compiled.py)
-RANDOM, SIMPLE, PARTNER, FIVE_HUNDRED, FIFTY_SIX, ALL_FOURS = 0, 1, 2, 3, 4, 5
-HEURISTICS = (FIVE_HUNDRED, FIFTY_SIX, ALL_FOURS)
+# FIVE_HUNDRED, FIFTY_SIX, ALL_FOURS and BID_EUCHRE, the bundled heuristic's card play of each game to
+# the card, which reads the cards through a plan of the heuristic's own tables (bots/heuristic/compiled.py)
+RANDOM, SIMPLE, PARTNER, FIVE_HUNDRED, FIFTY_SIX, ALL_FOURS, BID_EUCHRE = 0, 1, 2, 3, 4, 5, 6
+HEURISTICS = (FIVE_HUNDRED, FIFTY_SIX, ALL_FOURS, BID_EUCHRE)
 
 
 class FastPathUnavailable(RuntimeError):
@@ -188,7 +188,7 @@ def _extra(state: Any, p: Position, policy: int, plan: bytes | None) -> tuple[by
 def playout(state: Any, seed: int, policy: int = RANDOM, pos: Position | None = None,
             plan: bytes | None = None) -> Playout:
     """The rest of the hand's card play from ``state`` (which is left as it is); ``plan``: the
-    FIVE_HUNDRED, FIFTY_SIX or ALL_FOURS policy's tables."""
+    FIVE_HUNDRED, FIFTY_SIX, ALL_FOURS or BID_EUCHRE policy's tables."""
     p = pos if pos is not None else position(state)
     plays, tricks, points, captured, events, end = _module().playout(
         p.rules, p.hands, p.turn, p.seats, p.cards, p.led, p.suits_led, seed & (2**64 - 1), policy,

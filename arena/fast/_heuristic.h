@@ -1,6 +1,6 @@
-/* The bundled heuristic's card play of Five Hundred, 56 and All Fours (bots/heuristic/five_hundred.py,
- * fifty_six.py, all_fours.py), compiled: the playout policies POLICY_FIVE_HUNDRED, POLICY_FIFTY_SIX
- * and POLICY_ALL_FOURS, for the search bot's rollouts, which would otherwise build an observation and
+/* The bundled heuristic's card play of every game (bots/heuristic/five_hundred.py, fifty_six.py,
+ * all_fours.py, bid_euchre.py), compiled: the playout policies POLICY_FIVE_HUNDRED, POLICY_FIFTY_SIX,
+ * POLICY_ALL_FOURS and POLICY_BID_EUCHRE, for the search bot's rollouts, which would otherwise build an observation and
  * call the Python heuristic for every card (most of a rollout's time). Each makes the Python
  * heuristic's choice to the card, its ties included (the first of equals in the legal order):
  * tests/test_fastpath.py and bots/heuristic/compiled.py's check compare them on random positions.
@@ -534,17 +534,168 @@ static void planaf_played(PlanAF *h, const Position *p, const Rules *r, int seat
     }
 }
 
-/* -- the three together: the policy's plan, read once, copied for each playout -------------------- */
+/* -- Bid Euchre (bots/heuristic/bid_euchre.py, Strategy._play and _lead) ----------------------------
+ * Cards are the engine's token indices (suit * 6 + rank, S C D H, 9 10 J Q K A; 24 the joker), the
+ * second copy of the double deck at index + 32. The heuristic plays from the legal actions (in
+ * penalize mode every card: it may renege, as the Python heuristic may). Its plan, under the
+ * contract's trump:
+ *
+ *   eff[25], power[25], trump[25]   the heuristic's effective suit (0-3; 4 the joker in no-trump),
+ *                                   power and whether the card is a trump
+ *   copies[25]  how many of each card the pack holds
+ *   gone[25]    how many of each were played this hand before the position (its trick's)
+ *   out[4][25]  what each seat knows is out of play besides: the dealer its discard, the contractor
+ *               of a help bid the cards it gave its partner
+ *   side, alone, sitting_out   the contracting side, a lone hand, the seat that sits out (255: none)
+ */
+#define POLICY_BID_EUCHRE 6
+#define BE_KINDS 25
+#define PLANBE_BYTES (BE_KINDS * 9 + 3)
+
 typedef struct {
-    int policy;  /* POLICY_FIVE_HUNDRED, POLICY_FIFTY_SIX or POLICY_ALL_FOURS */
+    uint8_t eff[BE_KINDS], power[BE_KINDS], trump[BE_KINDS], copies[BE_KINDS], gone[BE_KINDS], out[4][BE_KINDS];
+    int side, alone, sitting_out;
+} PlanBE;
+
+static int read_planbe(PyObject *obj, PlanBE *h) {
+    const uint8_t *b;
+    if (PyBytes_GET_SIZE(obj) != PLANBE_BYTES) {
+        PyErr_Format(PyExc_ValueError, "playout: a Bid Euchre plan is %d bytes, not %zd", PLANBE_BYTES,
+                     PyBytes_GET_SIZE(obj));
+        return -1;
+    }
+    b = (const uint8_t *)PyBytes_AS_STRING(obj);
+    memcpy(h->eff, b, BE_KINDS);
+    memcpy(h->power, b + BE_KINDS, BE_KINDS);
+    memcpy(h->trump, b + 2 * BE_KINDS, BE_KINDS);
+    memcpy(h->copies, b + 3 * BE_KINDS, BE_KINDS);
+    memcpy(h->gone, b + 4 * BE_KINDS, BE_KINDS);
+    memcpy(h->out, b + 5 * BE_KINDS, 4 * BE_KINDS);
+    h->side = b[9 * BE_KINDS];
+    h->alone = b[9 * BE_KINDS + 1];
+    h->sitting_out = b[9 * BE_KINDS + 2];
+    return 0;
+}
+
+static int planbe_beats(const PlanBE *h, int card, int best) {
+    if (h->eff[card] == h->eff[best]) return h->power[card] > h->power[best];
+    return h->trump[card];
+}
+
+/* _boss: no unseen card of the card's effective suit ranks higher. */
+static int planbe_boss(const PlanBE *h, const int *unseen, int card) {
+    int k;
+    for (k = 0; k < BE_KINDS; k++)
+        if (unseen[k] > 0 && h->eff[k] == h->eff[card] && h->power[k] > h->power[card]) return 0;
+    return 1;
+}
+
+/* The first of ``cards[0..n)`` (kinds) with the least (sign 1) or greatest (sign -1) key. */
+#define BE_PICK(result, use, key, sign) do {                                             \
+        int _i, _best = 0, _first = 1;                                                    \
+        (result) = -1;                                                                    \
+        for (_i = 0; _i < n; _i++) {                                                      \
+            int _c = cards[_i], _k;                                                       \
+            if (!(use)) continue;                                                         \
+            _k = (key) * (sign);                                                          \
+            if (_first || _k < _best) { (result) = _i; _best = _k; _first = 0; }          \
+        }                                                                                 \
+    } while (0)
+
+static int planbe_lead(const PlanBE *h, const int *cards, int n, const int *unseen, int bidders) {
+    int k, trumps_out = 0, my_trumps = 0, top, side_boss = 0, plain = 0, pick;
+    int length[5] = {0, 0, 0, 0, 0};
+    for (k = 0; k < BE_KINDS; k++)
+        if (unseen[k] > 0 && h->trump[k]) trumps_out += unseen[k];
+    for (k = 0; k < n; k++) {
+        int c = cards[k];
+        my_trumps += h->trump[c];
+        length[h->eff[c]]++;
+        if (!h->trump[c]) {
+            plain++;
+            side_boss += planbe_boss(h, unseen, c);
+        }
+    }
+    if (bidders && my_trumps && trumps_out) {
+        BE_PICK(top, h->trump[_c], h->power[_c], -1);
+        if (planbe_boss(h, unseen, cards[top])) return top;  /* draw the opponents' trumps with a sure winner */
+    }
+    if (side_boss && (!trumps_out || !bidders || !my_trumps)) {
+        BE_PICK(pick, !h->trump[_c] && planbe_boss(h, unseen, _c), h->power[_c], -1);
+        return pick;
+    }
+    if (bidders && my_trumps && trumps_out && (h->alone || my_trumps >= 2)) {
+        BE_PICK(pick, h->trump[_c], h->power[_c], -1);
+        return pick;
+    }
+    if (side_boss) {
+        BE_PICK(pick, !h->trump[_c] && planbe_boss(h, unseen, _c), h->power[_c], -1);
+        return pick;
+    }
+    if (plain) {  /* a low card of the shortest plain suit */
+        BE_PICK(pick, !h->trump[_c], length[h->eff[_c]] * 256 + h->power[_c], 1);
+        return pick;
+    }
+    if (my_trumps && !bidders) {
+        BE_PICK(pick, h->trump[_c], h->power[_c], 1);
+        return pick;
+    }
+    BE_PICK(pick, 1, h->power[_c], -1);
+    return pick;
+}
+
+static int planbe_choice(const PlanBE *h, const Position *p, const int *cards, int n) {
+    int me = p->turn, unseen[BE_KINDS], length[5] = {0, 0, 0, 0, 0}, k, i, best, best_seat, partner = (me + 2) % 4;
+    int after = 0, partner_after = 0, winners = 0, low, pick;
+    uint64_t hand = p->hands[me], bits = hand;
+    while (bits) {  /* the hand's cards (copies counted) per effective suit, for _value */
+        length[h->eff[lowest_bit(bits) % 32]]++;
+        bits &= bits - 1;
+    }
+    for (k = 0; k < BE_KINDS; k++)
+        unseen[k] = h->copies[k] - h->gone[k] - h->out[me][k] - (int)(hand >> k & 1) - (int)(hand >> (k + 32) & 1);
+    if (p->nt == 0) return planbe_lead(h, cards, n, unseen, h->side == me % 2);
+    best = p->trick[0] % 32;
+    best_seat = p->seats[0];
+    for (i = 1; i < p->nt; i++)
+        if (planbe_beats(h, p->trick[i] % 32, best)) { best = p->trick[i] % 32; best_seat = p->seats[i]; }
+    for (k = 0; k < 4; k++) {
+        int played = 0;
+        if (k == h->sitting_out || k == me) continue;
+        for (i = 0; i < p->nt; i++) played |= p->seats[i] == k;
+        if (!played) {
+            after++;
+            partner_after |= k == partner;
+        }
+    }
+    for (i = 0; i < n; i++) winners += planbe_beats(h, cards[i], best);
+    /* _value: trumps most, then power, then the length of its suit in hand */
+    BE_PICK(low, 1, (h->trump[_c] * 256 + h->power[_c]) * 64 + length[h->eff[_c]], 1);
+    if (best_seat == partner || !winners) return low;  /* never overtake a partner who is winning */
+    if (!after) {  /* last to play: win as cheaply as possible */
+        BE_PICK(pick, planbe_beats(h, _c, best), h->trump[_c] * 256 + h->power[_c], 1);
+        return pick;
+    }
+    BE_PICK(pick, planbe_beats(h, _c, best) && planbe_boss(h, unseen, _c), h->trump[_c] * 256 + h->power[_c], 1);
+    if (pick >= 0) return pick;
+    if (partner_after) return low;  /* second hand low: the partner still plays */
+    BE_PICK(pick, planbe_beats(h, _c, best), (1 - h->trump[_c]) * 256 + h->power[_c], -1);
+    return pick;
+}
+
+/* -- the four together: the policy's plan, read once, copied for each playout --------------------- */
+typedef struct {
+    int policy;  /* POLICY_FIVE_HUNDRED, POLICY_FIFTY_SIX, POLICY_ALL_FOURS or POLICY_BID_EUCHRE */
     Plan five_hundred;
     Plan56 fifty_six;
     PlanAF all_fours;
+    PlanBE bid_euchre;
 } Heuristic;
 
 static int read_heuristic(PyObject *obj, int policy, Heuristic *h) {
     h->policy = policy;
     if (policy == POLICY_ALL_FOURS) return read_planaf(obj, &h->all_fours);
+    if (policy == POLICY_BID_EUCHRE) return read_planbe(obj, &h->bid_euchre);
     return policy == POLICY_FIVE_HUNDRED ? read_plan(obj, &h->five_hundred) : read_plan56(obj, &h->fifty_six);
 }
 
@@ -552,6 +703,7 @@ static int heuristic_choice(const Heuristic *h, const Rules *r, const Position *
                             int n, const uint8_t *side) {
     if (h->policy == POLICY_FIFTY_SIX) return plan56_choice(&h->fifty_six, p, cards, n);
     if (h->policy == POLICY_ALL_FOURS) return planaf_choice(&h->all_fours, r, p, cards, n);
+    if (h->policy == POLICY_BID_EUCHRE) return planbe_choice(&h->bid_euchre, p, cards, n);
     return plan_choice(&h->five_hundred, r, p, cards, named, n, side, h->five_hundred.played);
 }
 
@@ -559,5 +711,6 @@ static int heuristic_choice(const Heuristic *h, const Rules *r, const Position *
 static void heuristic_played(Heuristic *h, const Rules *r, const Position *p, int seat, int card) {
     if (h->policy == POLICY_FIFTY_SIX) plan56_played(&h->fifty_six, p, seat, card);
     else if (h->policy == POLICY_ALL_FOURS) planaf_played(&h->all_fours, p, r, seat, card);
+    else if (h->policy == POLICY_BID_EUCHRE) h->bid_euchre.gone[card % 32]++;
     else h->five_hundred.played |= 1ULL << card;
 }

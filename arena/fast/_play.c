@@ -274,7 +274,8 @@ static void play_out(const Rules *r, Position *p, uint64_t *seed, int policy, co
         uint64_t hand = p->hands[seat];
         n = moves(r, hand, p->led, p->trick, p->nt, p->suits_led, cards, named);
         if (n == 0) { o->end = -1; return; }  /* a seat with no card: not a position of the play */
-        if (policy != POLICY_RANDOM && r->penalize && p->nt) {  /* the greedy policies never revoke on purpose */
+        if (policy != POLICY_RANDOM && policy != POLICY_BID_EUCHRE && r->penalize && p->nt) {
+            /* the greedy policies never revoke on purpose (Bid Euchre's heuristic plays from the legal cards) */
             uint64_t ok = lawful(r, hand, p->led, p->trick, p->nt);
             int i, m = 0;
             for (i = 0; i < n; i++)
@@ -512,13 +513,13 @@ static int read_position(Rules *r, PyObject *hands, int turn, PyObject *seats, P
 
 /* The policy, checked, each seat's side (the partner policy and the heuristics'; without one every
  * seat is its own side, which is the simple policy) and a heuristic's plan (POLICY_FIVE_HUNDRED,
- * POLICY_FIFTY_SIX, POLICY_ALL_FOURS). */
+ * POLICY_FIFTY_SIX, POLICY_ALL_FOURS, POLICY_BID_EUCHRE). */
 static int read_policy(const Rules *r, int policy, PyObject *sides, PyObject *plan_obj, uint8_t *side,
                        Heuristic *plan) {
-    int i, heuristic = policy == POLICY_FIVE_HUNDRED || policy == POLICY_FIFTY_SIX || policy == POLICY_ALL_FOURS;
-    if (policy < POLICY_RANDOM || policy > POLICY_ALL_FOURS) {
+    int i, heuristic = policy >= POLICY_FIVE_HUNDRED;
+    if (policy < POLICY_RANDOM || policy > POLICY_BID_EUCHRE) {
         PyErr_SetString(PyExc_ValueError, "playout: policy is 0 (random), 1 (simple), 2 (partner), 3 (five_hundred), "
-                                          "4 (fifty_six) or 5 (all_fours)");
+                                          "4 (fifty_six), 5 (all_fours) or 6 (bid_euchre)");
         return -1;
     }
     if (heuristic != (plan_obj != NULL) || (plan_obj != NULL && sides == NULL)) {
@@ -743,5 +744,6 @@ PyMODINIT_FUNC PyInit__play(void) {
     PyModule_AddIntConstant(m, "POLICY_FIVE_HUNDRED", POLICY_FIVE_HUNDRED);
     PyModule_AddIntConstant(m, "POLICY_FIFTY_SIX", POLICY_FIFTY_SIX);
     PyModule_AddIntConstant(m, "POLICY_ALL_FOURS", POLICY_ALL_FOURS);
+    PyModule_AddIntConstant(m, "POLICY_BID_EUCHRE", POLICY_BID_EUCHRE);
     return m;
 }

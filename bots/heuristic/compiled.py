@@ -22,9 +22,12 @@ from typing import Any, Callable
 from arena import fast
 from arena.fast import check
 from arena.games.base import GameState
+from arena.games.bid_euchre.cards import STRAINS as BE_STRAINS
+from arena.games.bid_euchre.cards import TOKENS as BE_TOKENS
 from arena.games.fifty_six.cards import TOKEN
 from arena.players.base import MatchInfo, Player
 from bots.heuristic import all_fours as haf
+from bots.heuristic import bid_euchre as hbe
 from bots.heuristic import fifty_six as h56
 from bots.heuristic.five_hundred import SUITS, Context, full_pack
 
@@ -114,15 +117,49 @@ def _all_fours_plan(state: Any) -> bytes:
     return _tables_af(trump, int(state.g.options.get("hang_jack_points", 3))) + struct.pack("<Q", seen) + bytes(voids)
 
 
-POLICIES = {"five_hundred": fast.FIVE_HUNDRED, "fifty_six": fast.FIFTY_SIX, "all_fours": fast.ALL_FOURS}
+@functools.lru_cache(maxsize=64)
+def _tables_be(trump: str, copies: int, joker: bool) -> bytes:
+    """Bid Euchre: each card's effective suit (0-3; 4 the joker in no-trump), power and whether it
+    is a trump, by the heuristic's own functions, and the pack's copies of it."""
+    effs = [hbe.eff(t, trump) for t in BE_TOKENS]
+    suits = [hbe.SUITS.index(e) if e in hbe.SUIT_SET else NOSUIT for e in effs]
+    power = [hbe.power(t, trump) for t in BE_TOKENS]
+    trumps = [int(trump in hbe.SUIT_SET and e == trump) for e in effs]
+    pack = [copies] * 24 + [int(joker)]
+    return bytes(suits) + bytes(power) + bytes(trumps) + bytes(pack)
+
+
+def _bid_euchre_plan(state: Any) -> bytes:
+    """The BID_EUCHRE policy's plan for a Bid Euchre state in its card play: the cards played this
+    hand, what each seat knows is out of play besides (Strategy._unseen), and the contract."""
+    g = state.game
+    gone, out = [0] * 25, [[0] * 25 for _ in range(4)]
+    for _, cards, _ in state.tricks:
+        for _, t in cards:
+            gone[t] += 1
+    for _, t in state.trick:
+        gone[t] += 1
+    if state.discarded is not None:
+        out[state.deals[-1]["dealer"]][state.discarded] += 1
+    if state.level == g.actions.help_level and state.trump is not None:
+        for t in state.gives[0]:  # the contractor's, with its partner, who sits out
+            out[state.contractor][t] += 1
+    alone = state.level >= g.actions.help_level
+    sitting_out = 255 if state.sitting_out is None else state.sitting_out
+    tables = _tables_be(BE_STRAINS[state.trump], 2 if g.tricks == 12 else 1, bool(g.options.get("joker")))
+    return tables + bytes(gone) + bytes(sum(out, [])) + bytes((state.contractor & 1, int(alone), sitting_out))
+
+
+POLICIES = {"five_hundred": fast.FIVE_HUNDRED, "fifty_six": fast.FIFTY_SIX, "all_fours": fast.ALL_FOURS,
+            "bid_euchre": fast.BID_EUCHRE}
 PLANS: dict[str, Callable[[Any], bytes]] = {"five_hundred": _five_hundred_plan, "fifty_six": _fifty_six_plan,
-                                            "all_fours": _all_fours_plan}
+                                            "all_fours": _all_fours_plan, "bid_euchre": _bid_euchre_plan}
 STRATEGY_MODULES = {"five_hundred": "bots.heuristic.five_hundred", "fifty_six": "bots.heuristic.fifty_six",
-                    "all_fours": "bots.heuristic.all_fours"}
+                    "all_fours": "bots.heuristic.all_fours", "bid_euchre": "bots.heuristic.bid_euchre"}
 
 
 def supports(state: GameState) -> bool:
-    """Whether ``state`` is in a card play that the compiled heuristic plays (Five Hundred, 56, All Fours)."""
+    """Whether ``state`` is in a card play that the compiled heuristic plays (every bundled game)."""
     return state.game.name in POLICIES and fast.available() and fast.supports(state)
 
 
@@ -175,6 +212,8 @@ def _contract(state: Any) -> str:
         return str(state.bid.text)
     if state.game.name == "all_fours":
         return f"trumps {haf.DECK[state.trump * 13][-1]}"
+    if state.game.name == "bid_euchre":
+        return f"{state.level} {BE_STRAINS[state.trump]} by seat {state.contractor}"
     return "no trumps" if not 0 <= state.trump < 4 else f"trumps {h56.SUITS[state.trump]}"
 
 
