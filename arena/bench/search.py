@@ -34,7 +34,7 @@ SAMPLES = 8  # samples per decision of the decisions_per_s figure
 KINDS = ("heuristic", "python", "random", "fast", "solve")  # the rollout policies measured
 # "python": heuristic rollouts with compiled = false, measured in the games where the heuristic's card
 # play is compiled (bots/heuristic/compiled.py), for the ratio of the two side by side
-COMPILED_PLAY = ("five_hundred", "fifty_six")
+COMPILED_PLAY = ("five_hundred", "fifty_six", "all_fours", "bid_euchre")  # bots.heuristic.compiled.POLICIES
 SOLVE_ENDGAME = {"five_hundred": 5, "all_fours": 3, "bid_euchre": 6}  # rollout = solve: cards in hand solved
 TARGETS = {"fast": 10_000.0}  # issue #35: search rollouts at 10,000 a second or more in every game
 COMPILED_NOTE = "; its card play the heuristic's, compiled (bots/heuristic/compiled.py)"
