@@ -18,6 +18,7 @@ import pytest
 
 from arena import fast
 from arena.fast import check
+from arena.games.base import GameState
 
 needs_fast = pytest.mark.skipif(not fast.available(), reason=f"no compiled fast path: {fast.why_unavailable()}")
 
@@ -185,39 +186,33 @@ def test_the_heuristic_check_finds_a_play_that_differs(monkeypatch, game, start,
     assert found and "the heuristic plays" in found[0] and "the compiled play" in found[0]
 
 
+def _at_card_play(name: str) -> GameState:
+    """A state of ``name`` (default options) at its first card-play position, reached at random."""
+    state, rng = check.make_game(name, {}).new_match(seed=1), random.Random(1)
+    while not fast.supports(state):
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    return state
+
+
 @needs_fast
 def test_a_bad_plan_is_refused_with_a_value_error():
     from bots.heuristic import compiled
-    game = check.make_game("five_hundred", {})
-    state, rng = game.new_match(seed=1), random.Random(1)
-    while not fast.supports(state):
-        state.apply_id(rng.choice(state.legal_action_ids()))
+    state = _at_card_play("five_hundred")
     with pytest.raises(ValueError, match="a plan is 156 bytes, not 3"):
         fast.playout(state, 0, fast.FIVE_HUNDRED, plan=b"abc")
     with pytest.raises(ValueError, match="needs a plan"):
         fast.playout(state, 0, fast.FIVE_HUNDRED)
     with pytest.raises(ValueError, match="a plan's suit is 0..4"):
         fast.playout(state, 0, fast.FIVE_HUNDRED, plan=b"\x09" + compiled.plan(state)[1:])
-    game = check.make_game("fifty_six", {})
-    state = game.new_match(seed=1)
-    while not fast.supports(state):
-        state.apply_id(rng.choice(state.legal_action_ids()))
+    state = _at_card_play("fifty_six")
     with pytest.raises(ValueError, match="a 56 plan is 139 bytes, not 156"):
         fast.playout(state, 0, fast.FIFTY_SIX, plan=bytes(156))
     with pytest.raises(ValueError, match="a 56 plan's suit is 0..3"):
         fast.playout(state, 0, fast.FIFTY_SIX, plan=b"\x07" + compiled.plan(state)[1:])
-    game = check.make_game("all_fours", {})
-    state = game.new_match(seed=1)
-    while not fast.supports(state):
-        state.apply_id(rng.choice(state.legal_action_ids()))
     with pytest.raises(ValueError, match="an All Fours plan is 464 bytes, not 139"):
-        fast.playout(state, 0, fast.ALL_FOURS, plan=bytes(139))
-    game = check.make_game("bid_euchre", {})
-    state = game.new_match(seed=1)
-    while not fast.supports(state):
-        state.apply_id(rng.choice(state.legal_action_ids()))
+        fast.playout(_at_card_play("all_fours"), 0, fast.ALL_FOURS, plan=bytes(139))
     with pytest.raises(ValueError, match="a Bid Euchre plan is 228 bytes, not 464"):
-        fast.playout(state, 0, fast.BID_EUCHRE, plan=bytes(464))
+        fast.playout(_at_card_play("bid_euchre"), 0, fast.BID_EUCHRE, plan=bytes(464))
 
 
 # -- a whole Bid Euchre hand in C (arena/fast/_hand.h) ----------------------------------------------
