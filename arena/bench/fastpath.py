@@ -10,8 +10,8 @@ its speed beside the Python engines'.
   compiled hand's (``arena/fast/_hand.h``) side by side: the hands and decisions compared, the
   mismatches (0 is the only good figure);
 * ``fastpath.heuristic.*``: :func:`bots.heuristic.compiled.differences` on :data:`HEURISTIC_POSITIONS`
-  card-play positions (quick: :data:`QUICK_HEURISTIC_POSITIONS`) of every Five Hundred and 56
-  configuration: the compiled heuristic's card (``arena/fast/_heuristic.h``) against the Python
+  card-play positions (quick: :data:`QUICK_HEURISTIC_POSITIONS`) of every configuration of every
+  game: the compiled heuristic's card (``arena/fast/_heuristic.h``) against the Python
   heuristic's, one position in eight the whole rest of the hand: the positions and the mismatches
   (0 is the only good figure);
 * per game with its default options, at :data:`SPEED_POSITIONS` card-play positions of seeded random
@@ -117,7 +117,7 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     from bots.heuristic.compiled import differences
     compared, found = differences(QUICK_HEURISTIC_POSITIONS if settings.quick else HEURISTIC_POSITIONS, seed="bench")
     figures.add("fastpath.heuristic.positions", compared, "positions",
-                "Five Hundred and 56 card-play positions where the compiled heuristic's card was compared with the Python "
+                "card-play positions of every game where the compiled heuristic's card was compared with the Python "
                 "heuristic's (one in eight: the whole rest of the hand)")
     figures.add("fastpath.heuristic.mismatches", len(found), "mismatches",
                 "disagreements with the Python heuristic (must be 0): " + ("; ".join(found[:3]) or "none"))

@@ -8,7 +8,7 @@ ends each rollout with the exact solver once ``endgame`` cards are left in hand)
 ``candidates`` (actions searched per decision, default 6), ``bid_seconds`` (thinking time for the
 auction's decisions, default ``seconds``), ``policy`` (``heuristic``, or ``learned``: the
 learned bot's choice is the default a search must beat; Bid Euchre only), ``compiled`` (heuristic
-rollouts take the heuristic's card play from the compiled fast path where it has one: Five Hundred and 56;
+rollouts take the heuristic's card play from the compiled fast path, in every game;
 false: the Python heuristic's, the same cards, slower) and ``seed``. See docs/search-bot.md.
 """
 

@@ -135,7 +135,7 @@ class Searcher:
                                and type(game).hand_value is Game.hand_value)
         self.deadline = 0.0  # the decision's, for the rollouts' solves
         # heuristic rollouts: the heuristic's own card play from the compiled fast path, where it has
-        # one (bots/heuristic/compiled.py: Five Hundred, 56), the same cards without an observation each
+        # one (bots/heuristic/compiled.py: every game), the same cards without an observation each
         self.compiled_play = settings["rollout"] == "heuristic" and settings["compiled"] and fast.available()
         kind = "heuristic" if settings["rollout"] in ("fast", "solve") else settings["rollout"]
         self.policy = Policy(game, kind, options, rng, make_heuristic)
