@@ -275,6 +275,10 @@ def test_heuristic_against_random_stops_by_itself_with_h1(capsys, tmp_path):
     assert state["llr"] >= state["upper"] and state["games"] == 2 * state["deal_sets"]
     assert state["score"] > 0.9 and state["margin"] > 0
     assert "LLR" in progress and "deal sets" in progress
+    from arena import __version__
+    store = Store(tmp_path / "hr.db")  # the board's settings name the arena that played the series
+    assert store.meta()["arena_versions"] == [__version__]
+    store.close()
 
 
 def test_equal_bots_never_accept_h1(capsys, tmp_path):

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
-from arena import rating
+from arena import __version__, rating
 from arena.comparison import sprt
 from arena.deals import Deals
 from arena.errors import ArenaError
@@ -265,6 +265,7 @@ def run(series: Series, registry: "Registry", db: str | Path, *, executor: str =
     try:
         store.begin_tournament(series.config.name, series.fingerprint(), series.as_dict(), [],
                                Deals.of(series.config.seed))  # a new series' secret; a resumed one keeps its own
+        store.note_version(__version__)  # shown in the board's settings, as a tournament's
         deals = store.deals() or Deals(public_seed=series.config.seed)  # none stored: a series seeded before secrets
         state = evaluate(series, store, per_set, tally)
         if state["stored_deal_sets"] or store.counts()[1]:
