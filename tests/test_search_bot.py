@@ -86,13 +86,15 @@ def test_the_proxy_rebuilds_the_observations(game, players):
     assert len(failed) <= seen // 20, failed
 
 
-def test_the_proxy_mends_most_card_plays_by_a_swap_in_56_for_8():
-    """With seven other hands, a card another seat plays is most often in a third hand in the
-    proxy; the repair swaps it into its player's hand (one replay) rather than redrawing the deal
-    until it lands there (about 1 draw in 7), and the proxy still gives the seat its view."""
-    g = get_registry().game("fifty_six", _options("fifty_six", 8))
+@pytest.mark.parametrize("game,players", [("fifty_six", 8), ("five_hundred", 6)])
+def test_the_proxy_mends_most_card_plays_by_a_swap_where_hands_are_many(game, players):
+    """With five or seven other hands, a card another seat plays is most often in a third hand in
+    the proxy; the repair swaps it into its player's hand (one replay) rather than redrawing the
+    deal until it lands there (about 1 draw in 7 for 56 for 8), and the proxy still gives the seat
+    its view."""
+    g = get_registry().game(game, _options(game, players))
     builder = ProxyBuilder(g, 0, random.Random(0))
-    for state, seat in _decisions("fifty_six", 8, hands=2):
+    for state, seat in _decisions(game, players, hands=2):
         if seat == 0:
             obs = state.observation(0)
             assert same_view(builder.observe(obs).observation(0), obs)

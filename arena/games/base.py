@@ -220,7 +220,7 @@ class Game(abc.ABC):
     scores_change_in_hand: ClassVar[bool] = False
     # Whether, when another seat plays a card the rebuilt state gave someone else, swapping that
     # card into the player's hand is tried before a resample (cheaper where hands are many: 56).
-    swap_played_cards: ClassVar[bool] = False
+    swap_played_cards: bool = False
 
     def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:
         """The deck (top card first) that deals ``hands`` (seat -> cards, short hands filled from

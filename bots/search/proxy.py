@@ -28,9 +28,9 @@ from arena.games.base import Game, GameState
 HIDDEN_VERBS = ("discard", "give")  # actions other seats may take unseen (Five Hundred, Bid Euchre)
 REPAIR_TRIES = 400  # resamples tried to make one observed action possible
 SWAP_TRIES = 4  # swaps of the played card into the actor's hand tried before resampling
-# (where the swap is tried is the game's ``swap_played_cards``: 56, whose 6 and 8 other hands make a
-# redraw dear; elsewhere a redraw is cheap, and the figures of issue #20 for those games were
-# measured with it alone)
+# (where the swap is tried is the game's ``swap_played_cards``: 56 and Five Hundred for 5 or 6,
+# whose many other hands make a redraw dear; elsewhere a redraw is cheap, and the figures of issue
+# #20 for those games were measured with it alone)
 # Keys a proxy may differ in: it starts at this hand (no earlier hands), the clock is the referee's
 LOOSE_KEYS = frozenset({"hand_index", "hands_played", "last_result", "time_left", "bank_left"})
 
