@@ -327,6 +327,24 @@ def test_card_plays_weigh_samples_when_play_weight_is_below_one():
         assert any(misses) == plays_count, misses
 
 
+def test_the_count_of_disagreements_stops_at_its_bound():
+    """A redraw only replaces the best sample so far if it disagrees less: given that count as a
+    bound, the count stops once it reaches it (the same sample chosen, less of the heuristic run)."""
+    g, state, seat, obs = _late_decision("bid_euchre", 2)
+    bot = SearchBot({"seconds": 30.0, "play_weight": 0.5, "seed": 3}, 0)
+    bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+    full = dict(obs, time_left=60.0, bank_left=None)
+    searcher = bot.searcher
+    proxy = searcher.proxy.observe(full)
+    cut_short = 0
+    for _ in range(8):
+        sample = proxy.resample(seat, searcher.rng)
+        whole, bounded = searcher._disagreements(sample, full), searcher._disagreements(sample, full, (0, 1))
+        assert bounded == whole if whole < (0, 1) else (0, 1) <= bounded <= whole
+        cut_short += bounded < whole
+    assert cut_short
+
+
 def test_without_overbid_no_bid_above_the_heuristic_s_is_searched():
     """``overbid = false``: in an auction the candidates are the heuristic's bid and the calls below
     it in the legal order (a pass first), never a higher bid; with the default, higher ones too."""

@@ -285,35 +285,43 @@ def hand_tricks(hand: tuple[str, ...]) -> dict[str, float]:
     the hands met last: a seat bids several times on one hand, and a search's rollouts bid on the
     same sampled hands once per candidate (the auction's heuristic was most of a Five Hundred
     search's time). A pure function of the hand, so the cache changes no choice."""
-    estimates = {suit: trump_tricks(hand, suit) for suit in SUITS}
+    held = set(hand)
+    ranks = {suit: {c[:-1] for c in hand if c[-1] == suit and c != "JK"} for suit in SUITS}
+    estimates = {suit: _trump_tricks(held, ranks, suit) for suit in SUITS}
     estimates["NT"] = notrump_tricks(hand)
     return estimates
 
 
 def trump_tricks(hand: list[str] | tuple[str, ...], trump: str) -> float:
     """The tricks a hand should take with ``trump`` as trumps (counted honours, length, side aces)."""
-    ctx = Context(trump, None)
-    trumps = [c for c in hand if ctx.eff(c) == trump]
-    n = len(trumps)
+    return _trump_tricks(set(hand), {suit: {c[:-1] for c in hand if c[-1] == suit and c != "JK"} for suit in SUITS}, trump)
+
+
+def _trump_tricks(held: set[str], ranks: dict[str, set[str]], trump: str) -> float:
+    """trump_tricks from the hand's cards and each printed suit's ranks (a single pack: a card
+    at most once), made once per hand for all four trumps: the search's auction inference bids
+    on thousands of sampled hands a second."""
+    twin = TWIN[trump]
+    left = "J" in ranks[twin]  # the left bower, a trump (R-2.5)
+    n = len(ranks[trump]) + ("JK" in held) + left
     tricks = 0.0
-    ladder = ["JK", "J" + trump, "J" + TWIN[trump], "A" + trump, "K" + trump, "Q" + trump]
+    ladder = ["JK", "J" + trump, "J" + twin, "A" + trump, "K" + trump, "Q" + trump]
     for place, card in enumerate(ladder):
-        if card in hand:
+        if card in held:
             guarded = n >= place + 1 or place < 2
             tricks += 1.0 if guarded else 0.5
     tricks += max(0, n - 4) * 0.8  # long trumps take tricks once the others are drawn
     for suit in SUITS:
         if suit == trump:
             continue
-        cards = [c for c in hand if ctx.eff(c) == suit]
-        ranks = {c[:-1] for c in cards}
-        if "A" in ranks:
+        side = ranks[suit] - {"J"} if suit == twin and left else ranks[suit]
+        if "A" in side:
             tricks += 0.9
-            if "K" in ranks:
+            if "K" in side:
                 tricks += 0.6
-        elif "K" in ranks and len(cards) >= 2:
+        elif "K" in side and len(side) >= 2:
             tricks += 0.4
-        if not cards and n >= 4:
+        if not side and n >= 4:
             tricks += 0.4  # a void to ruff in
     return tricks
 

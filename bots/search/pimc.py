@@ -254,7 +254,7 @@ class Searcher:
         best_miss = (-1, -1)
         for _ in range(INFERENCE_TRIES):
             sample = state.resample(self.seat, self.rng)
-            miss = self._disagreements(sample, obs)
+            miss = self._disagreements(sample, obs, best_miss if best is not None else None)
             if best is None or miss < best_miss:
                 best, best_miss = sample, miss
             if miss[0] == 0 or time.monotonic() >= deadline:
@@ -263,9 +263,11 @@ class Searcher:
         assert best is not None
         return best, MISMATCH_WEIGHT ** max(best_miss[0], 0) * self.play_weight ** max(best_miss[1], 0)
 
-    def _disagreements(self, sample: GameState, obs: Mapping[str, Any]) -> tuple[int, int]:
+    def _disagreements(self, sample: GameState, obs: Mapping[str, Any],
+                       bound: tuple[int, int] | None = None) -> tuple[int, int]:
         """How many of the other seats' auction actions, and (with a ``play_weight`` below 1) card
-        plays, the heuristic would not have taken on this deal: a play, like a bid, implies holdings."""
+        plays, the heuristic would not have taken on this deal: a play, like a bid, implies holdings.
+        The count stops once it reaches ``bound`` (a redraw no better than the best so far)."""
         actions = sample.deals[-1]["actions"]
         plays = self.play_weight < 1.0
         if not any(a != self.seat and (plays or not self.game.action_string(i).startswith("play "))
@@ -284,6 +286,8 @@ class Searcher:
                         cards += 1
                     else:
                         bids += 1
+                    if bound is not None and (bids, cards) >= bound:
+                        break
             replay.apply_id(aid)
         return (bids, cards)
 
