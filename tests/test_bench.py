@@ -29,7 +29,10 @@ EXPECTED = [
     *(f"engines.{game}.ids_over_strings" for game in GAMES),
     *(f"engines.{game}.resample_per_s" for game in GAMES),
     *(f"search.{game}.{what}" for game in GAMES
-      for what in ("heuristic_rollouts_per_s", "random_rollouts_per_s", "decisions_per_s")),
+      for what in ("heuristic_rollouts_per_s", "random_rollouts_per_s", "decisions_per_s", "match_samples_per_s")),
+    *(f"search.{label}.{what}" for label in ("five_hundred_6", "fifty_six")
+      for what in ("proxy_ms", "redraw_proxy_ms", "redraw_over_swap")),
+    "search.five_hundred_6.match_samples_per_s",
     *(f"solver.{game}.{what}" for game in GAMES
       for what in ("last4.median_ms", "last4.p99_ms", "first_lead.finished")),
     *(f"referee.{game}.{what}" for game in GAMES for what in ("bare_decisions_per_s", "decisions_per_s", "ratio")),

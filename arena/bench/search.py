@@ -15,6 +15,13 @@ For every bundled game with its default options, at a dozen positions of seeded 
 * ``decisions_per_s``: whole decisions of the ``search`` bot (the proxy state rebuilt from the
   observation, the samples drawn with auction inference, every candidate rolled out), with
   :data:`SAMPLES` samples and no clock limit, so the figure is its speed at a fixed amount of work.
+* ``match_samples_per_s``: the samples a ``search`` bot in seat 0 draws and rolls out per second
+  of its decisions along one seeded hand of heuristic matches, at :data:`MATCH_SAMPLES` a decision
+  and no clock limit: what a decision within its time sees, the proxy kept from one decision to
+  the next as in a match; also for Five Hundred for 6 (``five_hundred_6``). Where a played card the
+  proxy gave another hand is swapped in (56, Five Hundred for 6), ``proxy_ms`` and
+  ``redraw_proxy_ms``: the proxy's time a decision with the swap and with a redraw instead,
+  alternated, and their ratio ``redraw_over_swap``.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ if TYPE_CHECKING:
     from arena.plugins.manager import Registry
 
 SAMPLES = 8  # samples per decision of the decisions_per_s figure
+MATCH_SAMPLES = 32  # samples per decision of the match_samples_per_s figure
 KINDS = ("heuristic", "python", "random", "fast", "solve")  # the rollout policies measured
 # "python": heuristic rollouts with compiled = false, measured in the games where the heuristic's card
 # play is compiled (bots/heuristic/compiled.py), for the ratio of the two side by side
@@ -92,6 +100,81 @@ def decisions(game: Any, positions: list[tuple[Any, int]], seconds: float, compi
                 return count, time.perf_counter() - start
 
 
+def match_observations(game: Any, seed: int = 0) -> list[dict[str, Any]]:
+    """Seat 0's observations with a choice in one seeded hand of heuristic matches, in order."""
+    from arena.players.base import MatchInfo
+    from bots.heuristic import HeuristicBot
+
+    players = [HeuristicBot(seed + seat) for seat in range(game.players)]
+    for seat, player in enumerate(players):
+        player.start_match(MatchInfo(game.name, dict(game.options), seat, ()))
+    state = game.new_match(seed=f"bench-{seed}")
+    seen = []
+    while not state.is_over():
+        seat = state.current_player()
+        obs = state.observation(seat)
+        obs["time_left"], obs["bank_left"] = 120.0, None
+        if seat == 0 and len(obs["legal_actions"]) > 1:
+            seen.append(dict(obs))
+        state.apply(players[seat].act(obs))
+    return seen
+
+
+def match_samples(game: Any, observations: list[dict[str, Any]], samples: int) -> tuple[int, float]:
+    """A fresh ``search`` bot deciding at each of ``observations`` in turn (its proxy kept from one
+    decision to the next, as in a match), ``samples`` a decision: (samples, seconds deciding)."""
+    from arena.players.base import MatchInfo
+    from bots.search import SearchBot
+
+    bot = SearchBot({"samples": samples, "seconds": 60.0, "seed": 0}, 0)
+    bot.start_match(MatchInfo(game.name, dict(game.options), 0, ()))
+    drawn = 0
+    start = time.perf_counter()
+    for obs in observations:
+        bot.act(dict(obs))
+        drawn += bot.searcher.stats.last_samples
+    return drawn, time.perf_counter() - start
+
+
+def proxy_seconds(game: Any, observations: list[dict[str, Any]]) -> float:
+    """The time a search bot's proxy takes to follow ``observations`` (rebuilt and mended at each)."""
+    from bots.search.proxy import ProxyBuilder
+
+    builder = ProxyBuilder(game, 0, random.Random(0))
+    start = time.perf_counter()
+    for obs in observations:
+        builder.observe(obs)
+    return time.perf_counter() - start
+
+
+def run_match_samples(registry: "Registry", settings: Settings, figures: Figures, name: str,
+                      options: dict[str, Any], label: str) -> None:
+    """The in-match samples a second of one configuration; where its proxy is mended by a swap
+    (56, Five Hundred for 5 or 6), also the proxy's time with a swap and with a redraw, alternated."""
+    game = registry.game(name, {**options, "max_hands": 1})
+    observations = match_observations(game)
+    samples = 4 if settings.quick else MATCH_SAMPLES
+    title = f"{game.title}{' for ' + str(options['players']) if options else ''}"
+    for run in range(settings.repeat):
+        count, elapsed = match_samples(game, observations, samples)
+        figures.add(f"search.{label}.match_samples_per_s", count / elapsed, "samples/s",
+                    f"{title}: a search bot's samples per second of its decisions along a hand of heuristic"
+                    f" matches ({samples} a decision, its proxy kept from decision to decision)")
+        if not game.swap_played_cards:
+            continue
+        spent = {}
+        for swap in (True, False) if run % 2 == 0 else (False, True):  # alternated: neither always first
+            game.swap_played_cards = swap
+            spent[swap] = proxy_seconds(game, observations) / len(observations)
+        game.swap_played_cards = True
+        figures.add(f"search.{label}.proxy_ms", 1000 * spent[True], "ms",
+                    f"{title}: the search bot's proxy rebuilt and mended per decision, a played card swapped in")
+        figures.add(f"search.{label}.redraw_proxy_ms", 1000 * spent[False], "ms",
+                    f"{title}: the same with every mend a redraw")
+        figures.add(f"search.{label}.redraw_over_swap", spent[False] / spent[True], "x",
+                    f"{title}: the proxy's time with redraws over its time with swaps, side by side")
+
+
 def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
     for name in bundled_games(registry):
         game = bench_game(registry, name)
@@ -117,3 +200,5 @@ def run(registry: "Registry", settings: Settings, figures: Figures) -> None:
                 count, elapsed = decisions(game, positions, settings.seconds, compiled=False)
                 figures.add(f"search.{name}.python_decisions_per_s", count / elapsed, "decisions/s",
                             f"{game.title}: the same with compiled = false (the heuristic's card play in Python)")
+        run_match_samples(registry, settings, figures, name, {}, name)
+    run_match_samples(registry, settings, figures, "five_hundred", {"players": 6}, "five_hundred_6")
