@@ -16,7 +16,7 @@ def test_trump_tricks_counts_the_left_bower_as_a_trump_and_not_in_its_printed_su
     assert trump_tricks(HAND, "H") == pytest.approx(5.0)
 
 
-def test_hand_tricks_gives_every_strain_the_same_counts():
+def test_hand_tricks_gives_each_suit_trump_tricks_count_and_no_trumps_too():
     counts = hand_tricks(HAND)
     assert set(counts) == {"S", "C", "D", "H", "NT"}
     assert all(counts[suit] == trump_tricks(HAND, suit) for suit in "SCDH")

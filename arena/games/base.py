@@ -219,7 +219,8 @@ class Game(abc.ABC):
     # the hand's own changes by replaying it from zero.
     scores_change_in_hand: ClassVar[bool] = False
     # Whether, when another seat plays a card the rebuilt state gave someone else, swapping that
-    # card into the player's hand is tried before a resample (cheaper where hands are many: 56).
+    # card into the player's hand is tried before a resample (cheaper where hands are many: 56;
+    # a game may set it per instance in ``configure``, as Five Hundred does for 5 or 6 players).
     swap_played_cards: bool = False
 
     def deck_for(self, dealer: int, hands: Mapping[int, Sequence[str]], **seen: Any) -> list[str]:

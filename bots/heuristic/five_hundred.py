@@ -285,8 +285,7 @@ def hand_tricks(hand: tuple[str, ...]) -> dict[str, float]:
     the hands met last: a seat bids several times on one hand, and a search's rollouts bid on the
     same sampled hands once per candidate (the auction's heuristic was most of a Five Hundred
     search's time). A pure function of the hand, so the cache changes no choice."""
-    held = set(hand)
-    ranks = {suit: {c[:-1] for c in hand if c[-1] == suit and c != "JK"} for suit in SUITS}
+    held, ranks = set(hand), _suit_ranks(hand)
     estimates = {suit: _trump_tricks(held, ranks, suit) for suit in SUITS}
     estimates["NT"] = notrump_tricks(hand)
     return estimates
@@ -294,7 +293,12 @@ def hand_tricks(hand: tuple[str, ...]) -> dict[str, float]:
 
 def trump_tricks(hand: list[str] | tuple[str, ...], trump: str) -> float:
     """The tricks a hand should take with ``trump`` as trumps (counted honours, length, side aces)."""
-    return _trump_tricks(set(hand), {suit: {c[:-1] for c in hand if c[-1] == suit and c != "JK"} for suit in SUITS}, trump)
+    return _trump_tricks(set(hand), _suit_ranks(hand), trump)
+
+
+def _suit_ranks(hand: list[str] | tuple[str, ...]) -> dict[str, set[str]]:
+    """The ranks ``hand`` holds in each printed suit (the joker in none)."""
+    return {suit: {c[:-1] for c in hand if c[-1] == suit and c != "JK"} for suit in SUITS}
 
 
 def _trump_tricks(held: set[str], ranks: dict[str, set[str]], trump: str) -> float:
