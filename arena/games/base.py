@@ -212,6 +212,16 @@ class Game(abc.ABC):
         ``match`` (documented on its page). Later deals come from ``then`` (default a random seed)."""
         raise NotImplementedError(f"{type(self).__name__} cannot start a match mid-way")
 
+    def check_hand_start(self, dealer: int, scores: Sequence[int] | None, match: Mapping[str, Any]) -> None:
+        """Refuse a ``start_hand`` call this game cannot deal: match settings it does not have,
+        scores for another number of sides, a dealer who is not a seat."""
+        if match:
+            raise TypeError(f"{self.title} has no match setting {sorted(match)}")
+        if scores is not None and len(scores) != self.num_sides:
+            raise ValueError(f"scores: {len(scores)} given, this {self.title} game has {self.num_sides} sides")
+        if not 0 <= dealer < self.players:
+            raise ValueError(f"dealer {dealer} is not a seat of the {self.players}-player game")
+
     # -- for search bots (docs/game-interface.md, "Search hooks") -----------------------------
     # A search bot rebuilds a state that gives one seat its observations (bots/search/proxy.py):
     # it deals the seat's own hand from a deck made by ``proxy_deck`` and replays the history.

@@ -162,6 +162,20 @@ def test_start_hand_deals_the_deck_with_the_scores_given():
         game.start_hand(2, deck, knocked_out={1: 0})
 
 
+@pytest.mark.parametrize("name, options", [("five_hundred", {"players": 3}), ("all_fours", {"players": 2}), ("bid_euchre", {})])
+def test_start_hand_refuses_what_the_game_cannot_deal(name, options):
+    game = get_registry().game(name, options)
+    deck = game.deck_for(0, {})
+    sides = game.num_sides
+    with pytest.raises(ValueError, match=f"scores: {sides + 1} given, this .* game has {sides} sides"):
+        game.start_hand(0, deck, [0] * (sides + 1))
+    with pytest.raises(ValueError, match=f"dealer {game.players} is not a seat of the {game.players}-player game"):
+        game.start_hand(game.players, deck)
+    with pytest.raises(TypeError, match=f"{game.title} has no match setting"):
+        game.start_hand(0, deck, knocked_out={1: 0})
+    assert game.start_hand(0, deck, [0] * sides).observation(0)["dealer"] == 0
+
+
 def test_fifty_six_starts_with_a_team_knocked_out():
     game = get_registry().game("fifty_six", {"players": 6})
     active = [0, 1, 3, 4]  # team 2 (seats 2 and 5) is out

@@ -66,12 +66,7 @@ class AllFoursGame(Game):
         """A match at the start of a hand: ``scores`` per side *before* the hand (the kick of the
         turn-up in ``deck`` is then scored as the deal scores it, so the observed scores of the
         hand come out as they were: give the previous hand result's scores, not the observed ones)."""
-        if match:
-            raise TypeError(f"All Fours has no match setting {sorted(match)}")
-        if scores is not None and len(scores) != 2:
-            raise ValueError(f"scores: {len(scores)} given, All Fours has 2 sides")
-        if not 0 <= dealer < self.players:
-            raise ValueError(f"dealer {dealer} is not a seat of the {self.players}-player game")
+        self.check_hand_start(dealer, scores, match)
         return AllFoursState(self, resample.hand_decks(dealer, deck, then), scores)
 
     # -- the page and search hooks (arena.games.base.Game) --------------------------------------

@@ -72,12 +72,7 @@ class BidEuchreGame(Game):
                    then: DeckSource | None = None, **match: Any) -> BidEuchreState:
         """A match at the start of a hand: ``scores`` per side before it (``deck_for`` makes a deck
         from hands)."""
-        if match:
-            raise TypeError(f"Bid Euchre has no match setting {sorted(match)}")
-        if scores is not None and len(scores) != 2:
-            raise ValueError(f"scores: {len(scores)} given, Bid Euchre has 2 sides")
-        if not 0 <= dealer < 4:
-            raise ValueError(f"dealer {dealer} is not a seat of the 4-player game")
+        self.check_hand_start(dealer, scores, match)
         return BidEuchreState(self, resample.hand_decks(dealer, deck, then), scores)
 
     @property

@@ -102,12 +102,7 @@ class FiveHundredGame(Game):
                    then: DeckSource | None = None, **match: Any) -> FiveHundredState:
         """A match at the start of a hand: ``scores`` per side before it (``deck_for`` makes a deck
         from hands, kitty and dead hand)."""
-        if match:
-            raise TypeError(f"Five Hundred has no match setting {sorted(match)}")
-        if scores is not None and len(scores) != self.num_sides:
-            raise ValueError(f"scores: {len(scores)} given, this game has {self.num_sides} sides")
-        if not 0 <= dealer < self.players:
-            raise ValueError(f"dealer {dealer} is not a seat of the {self.players}-player game")
+        self.check_hand_start(dealer, scores, match)
         return FiveHundredState(self, resample.hand_decks(dealer, deck, then), scores)
 
     # -- the page and search hooks (arena.games.base.Game) --------------------------------------
