@@ -31,6 +31,29 @@ def test_a_tiny_series_runs_resumes_and_tabulates(tmp_path):
     rows = _run("table", "--out", str(out)).stdout.splitlines()
     assert rows[0].startswith("| game and players | deal sets |")
     assert rows[2].startswith("| all_fours 2 | 2 | 4 | ")
+    assert rows[2].split("|")[-2].strip().startswith("open (LLR ")  # bounds it cannot reach: never a verdict
+
+
+def test_v2_against_todays_search_is_a_series_that_resumes_the_kept_ones(tmp_path):
+    """--against search plays v2 against today's search with the settings of docs/search-bot.md's
+    series, so that a kept database (benchmarks/search-v2) is carried on, not refused as another
+    series; its table row says what the sequential test says."""
+    import lzma
+    import shutil
+
+    out = tmp_path / "v2"
+    out.mkdir()
+    kept = Path(__file__).resolve().parents[1] / "benchmarks" / "search-v2" / "five_hundred_2.db.xz"
+    with lzma.open(kept) as source, open(out / "five_hundred_2.db", "wb") as sink:
+        shutil.copyfileobj(source, sink)
+    done = _run("run", "--against", "search", "--cells", "five_hundred:2", "--deal-sets", "300", "--step", "300",
+                "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    state = json.loads((out / "five_hundred_2.json").read_text())
+    # the kept series had stopped at its verdict: resumed, it plays nothing more and says the same
+    assert (state["a"], state["b"], state["verdict"], state["deal_sets"]) == ("v2", "search", "H1", 227)
+    row = _run("table", "--out", str(out)).stdout.splitlines()[2]
+    assert row.startswith("| five_hundred 2 | 227 | 454 | 108-56-63 | 0.60 |") and row.endswith("| H1 (LLR 2.95) |")
 
 
 def test_a_bad_cell_is_refused_with_what_is_expected(tmp_path):
