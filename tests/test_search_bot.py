@@ -220,6 +220,7 @@ def test_bid_seconds_is_the_budget_of_the_auction_s_decisions_only():
     ({"candidates": 1}, "candidates must be a whole number >= 2, not 1"),
     ({"candidates": "all"}, "candidates must be a whole number >= 2, not 'all'"),
     ({"endgame": -1}, "endgame must be a whole number >= 0, not -1"),
+    ({"inference_tries": 0}, "inference_tries must be a whole number >= 1, not 0"),
     ({"play_weight": 0}, "play_weight must be a number in (0, 1], not 0"),
     ({"play_weight": 1.5}, "play_weight must be a number in (0, 1], not 1.5"),
     ({"overbid": "no"}, 'overbid must be true, false or "opponents", not \'no\''),
@@ -325,6 +326,19 @@ def test_card_plays_weigh_samples_when_play_weight_is_below_one():
         proxy = searcher.proxy.observe(full)
         misses = [searcher._disagreements(proxy.resample(seat, searcher.rng), full)[1] for _ in range(8)]
         assert any(misses) == plays_count, misses
+
+
+def test_inference_tries_is_the_number_of_draws_for_a_sample():
+    """The others bid at random, so on every deal drawn the heuristic disagrees with some of their
+    bids (each draw counts as rejected): at the default a sample takes its 4 draws, at 1 only one,
+    kept with its weight."""
+    g, state, seat, obs = _late_decision("bid_euchre", 3)
+    redrawn = {}
+    for tries in (4, 1):
+        searcher = _act(g, seat, dict(obs), samples=12, inference_tries=tries, seed=3)
+        assert searcher.stats.last_samples == 12, searcher.stats.errors
+        redrawn[tries] = searcher.stats.rejected
+    assert redrawn == {4: 4 * 12, 1: 12}
 
 
 def test_the_count_of_disagreements_stops_at_its_bound():

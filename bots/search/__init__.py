@@ -9,7 +9,8 @@ ends each rollout with the exact solver once ``endgame`` cards are left in hand)
 auction's decisions, default ``seconds``), ``policy`` (``heuristic``, or ``learned``: the
 learned bot's choice is the default a search must beat; Bid Euchre only), ``compiled`` (heuristic
 rollouts take the heuristic's card play from the compiled fast path, in every game;
-false: the Python heuristic's, the same cards, slower) and ``seed``. See docs/search-bot.md.
+false: the Python heuristic's, the same cards, slower), ``inference_tries`` (deals drawn per sample
+to find one the auction agrees with, default 4) and ``seed``. See docs/search-bot.md.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ SANDBOX_USES = ("bots.heuristic", "bots.learned")
 
 DEFAULTS: dict[str, Any] = {"samples": 256, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
                              "endgame": 0, "play_weight": 1.0, "overbid": True, "policy": "heuristic",
-                             "bid_seconds": None, "compiled": True}
+                             "bid_seconds": None, "compiled": True, "inference_tries": 4}
 ROLLOUTS = ("heuristic", "random", "fast", "solve")
 POLICIES = ("heuristic", "learned")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
@@ -91,6 +92,7 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     out.update(settings)
     samples, candidates = _whole(out, "samples", 0), _whole(out, "candidates", 2)
     endgame = _whole(out, "endgame", 0)
+    inference_tries = _whole(out, "inference_tries", 1)
     try:
         play_weight = float(out["play_weight"])
         if not 0 < play_weight <= 1:
@@ -114,7 +116,7 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
         raise SettingsError("search: rollout solve needs endgame >= 1, the cards in hand from which a rollout is "
                             f"solved exactly, not {endgame}")
     out.update(samples=samples, seconds=seconds, bid_seconds=bid_seconds, candidates=candidates, endgame=endgame,
-               play_weight=play_weight)
+               play_weight=play_weight, inference_tries=inference_tries)
     return out
 
 

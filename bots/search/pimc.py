@@ -3,8 +3,8 @@
 For one decision: the deals the seat could be facing are drawn with ``resample`` from a proxy
 state (:mod:`bots.search.proxy`). Each sample's auction is replayed with the heuristic in every
 other seat; a sample in which the heuristic would not have made one of the bids it saw is redrawn
-(a few tries) and, if no better one turns up, kept with a weight that halves per disagreeing bid:
-a bid implies holdings. Each candidate action is then played on every sample and the hand rolled
+(``inference_tries`` draws in all, 4 by default) and, if no better one turns up, kept with a weight
+that halves per disagreeing bid: a bid implies holdings. Each candidate action is then played on every sample and the hand rolled
 out to its end with the rollout policy for every seat; the candidate with the best weighted mean of
 the side's score margin on the hand wins. The same samples serve every candidate (common random
 numbers), so the comparison is between actions, not deals.
@@ -26,7 +26,6 @@ from arena.solver import SolveTimeout, Solver
 from bots.heuristic import compiled as compiled_heuristic
 from bots.search.proxy import ProxyBuilder
 
-INFERENCE_TRIES = 4  # draws per sample to find a deal the auction agrees with
 MISMATCH_WEIGHT = 0.5  # a kept sample's weight per bid the heuristic would not have made
 MIN_ROWS = 4  # samples needed before the search may overrule the heuristic's choice
 Z = 1.5  # by how many standard errors of the paired difference it must do so
@@ -123,6 +122,7 @@ class Searcher:
         self.candidates = int(settings["candidates"])  # at most this many actions are searched
         self.endgame = int(settings["endgame"])  # cards in hand at or below which samples are solved
         self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
+        self.inference_tries = int(settings["inference_tries"])  # draws per sample to find a deal the auction agrees with
         self.kinds = game.page()["phases"]
         self.overbid = settings["overbid"]  # may it bid above the heuristic's bid? ("opponents": not over a partner)
         # "fast": the heuristic outside the card play, the compiled fast path's policy in it
@@ -252,7 +252,7 @@ class Searcher:
     def _sample(self, state: GameState, obs: Mapping[str, Any], deadline: float) -> tuple[GameState, float]:
         best: GameState | None = None
         best_miss = (-1, -1)
-        for _ in range(INFERENCE_TRIES):
+        for _ in range(self.inference_tries):
             sample = state.resample(self.seat, self.rng)
             miss = self._disagreements(sample, obs, best_miss if best is not None else None)
             if best is None or miss < best_miss:
