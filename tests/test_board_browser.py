@@ -3,51 +3,20 @@ Playwright with its executable path set; Playwright's own browser download does 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from arena import board
 from arena.store import Store
-from arena.tournaments import config as tconfig
-from arena.tournaments import runner
+from tests.board_support import play
 from tests.browser_support import launch, needs_chromium
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is a test dependency")
 
-TOURNAMENT = """
-[tournament]
-name = "browser-check"
-game = "toy"
-deal_sets = 3
-seed = 5
-isolation = "inprocess"
-
-[[bots]]
-bot = "random"
-
-[[bots]]
-name = "random-2"
-bot = "random"
-
-[[bots]]
-name = "misfit"
-bot = "bad-illegal"
-settings = { after = 3 }
-
-[faults]
-illegal = "substitute"
-max_faults = 2
-"""
-
 
 @needs_chromium
 def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
-    path = tmp_path / "t.toml"
-    path.write_text(TOURNAMENT)
-    db = tmp_path / "r.db"
-    runner.run(tconfig.load(path, registry), registry, db, executor="inline", progress=False).close()
-    store = Store(db)
+    play(tmp_path, registry).close()
+    store = Store(tmp_path / "r.db")
     data = board.board_data(store)
     store.close()
     page = tmp_path / "board.html"
@@ -80,10 +49,7 @@ def test_the_html_board_renders_its_table_and_plot(tmp_path, registry):
 def test_from_the_board_a_click_opens_a_replay_that_steps_card_by_card(tmp_path, registry):
     from arena.cli import _show_board
 
-    path = tmp_path / "t.toml"
-    path.write_text(TOURNAMENT)
-    db = tmp_path / "r.db"
-    store = runner.run(tconfig.load(path, registry), registry, db, executor="inline", progress=False)
+    store = play(tmp_path, registry)
     page = tmp_path / "board.html"
     try:
         _show_board(store, as_json=False, html_path=str(page))  # what `arena run --html` and `arena board --html` do

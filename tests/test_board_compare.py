@@ -12,41 +12,13 @@ import pytest
 from arena import board, rating
 from arena.cli import _show_board
 from arena.store import Store
-from arena.tournaments import config as tconfig
-from arena.tournaments import runner
-
-TOURNAMENT = """
-[tournament]
-name = "compare"
-game = "toy"
-deal_sets = 3
-seed = 5
-isolation = "inprocess"
-
-[[bots]]
-bot = "random"
-
-[[bots]]
-name = "random-2"
-bot = "random"
-
-[[bots]]
-name = "misfit"
-bot = "bad-illegal"
-settings = { after = 3 }
-
-[faults]
-illegal = "substitute"
-max_faults = 2
-"""
+from tests.board_support import play
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory, registry):
     folder = tmp_path_factory.mktemp("compare")
-    path = folder / "t.toml"
-    path.write_text(TOURNAMENT)
-    runner.run(tconfig.load(path, registry), registry, folder / "r.db", executor="inline", progress=False).close()
+    play(folder, registry).close()
     return folder / "r.db"
 
 
@@ -152,7 +124,7 @@ def test_arena_matches_lists_exports_and_prints_one(db, tmp_path):
     listed = _arena("matches", "--db", str(db))
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert lines[0] == "compare (toy): 18 of 18 matches finished"
+    assert lines[0] == "board-check (toy): 18 of 18 matches finished"
     assert lines[1].split()[:3] == ["match", "deal", "set"] and len(lines) == 2 + 18
     rows = json.loads(_arena("matches", "--db", str(db), "--json").stdout)
     assert [r["index"] for r in rows] == list(range(18))
