@@ -4,10 +4,11 @@ For one decision: the deals the seat could be facing are drawn with ``resample``
 state (:mod:`bots.search.proxy`). Each sample's auction is replayed with the heuristic in every
 other seat; a sample in which the heuristic would not have made one of the bids it saw is redrawn
 (``inference_tries`` draws in all, 4 by default) and, if no better one turns up, kept with a weight
-that halves per disagreeing bid: a bid implies holdings. Each candidate action is then played on every sample and the hand rolled
-out to its end with the rollout policy for every seat; the candidate with the best weighted mean of
-the side's score margin on the hand wins. The same samples serve every candidate (common random
-numbers), so the comparison is between actions, not deals.
+that halves per disagreeing bid: a bid implies holdings. Each candidate action is then played on
+every sample and the hand rolled out to its end with the rollout policy for every seat; the
+candidate with the best weighted mean of the side's score margin on the hand wins. The same
+samples serve every candidate (common random numbers), so the comparison is between actions, not
+deals.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ class Searcher:
         self.candidates = int(settings["candidates"])  # at most this many actions are searched
         self.endgame = int(settings["endgame"])  # cards in hand at or below which samples are solved
         self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
-        self.inference_tries = int(settings["inference_tries"])  # draws per sample to find a deal the auction agrees with
+        self.inference_tries = int(settings["inference_tries"])  # draws a sample may take to agree with the auction
         self.kinds = game.page()["phases"]
         self.overbid = settings["overbid"]  # may it bid above the heuristic's bid? ("opponents": not over a partner)
         # "fast": the heuristic outside the card play, the compiled fast path's policy in it
