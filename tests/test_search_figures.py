@@ -61,6 +61,13 @@ def test_a_bad_cell_is_refused_with_what_is_expected(tmp_path):
     assert done.returncode != 0 and "expected GAME:PLAYERS" in done.stderr
 
 
+def test_a_public_seed_against_search_is_refused_not_ignored(tmp_path):
+    done = _run("run", "--against", "search", "--seed", "7", "--cells", "all_fours:2", "--deal-sets", "1", "--step", "1",
+                "--max-hands", "1", "--seconds", "0.01", "--per-decision", "0.5", "--out", str(tmp_path))
+    assert done.returncode != 0 and "--seed is for --against heuristic" in done.stderr
+    assert not any(tmp_path.iterdir())  # nothing played, nothing written
+
+
 def test_the_observed_variance_interval_is_narrower_than_wilsons_with_draws():
     import importlib.util
     from importlib.machinery import SourceFileLoader
