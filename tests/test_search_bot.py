@@ -328,6 +328,46 @@ def test_card_plays_weigh_samples_when_play_weight_is_below_one():
         assert any(misses) == plays_count, misses
 
 
+@pytest.mark.skipif(not __import__("arena.fast").fast.available(), reason="no compiled fast path")
+@pytest.mark.parametrize("game, players", [("five_hundred", 4), ("five_hundred", 6), ("fifty_six", 6),
+                                           ("all_fours", 2), ("bid_euchre", 4)])
+def test_the_play_inference_reads_the_compiled_heuristic_s_cards(monkeypatch, game, players):
+    """With ``play_weight`` below 1 the others' card plays are judged by the compiled heuristic's
+    play (one playout for as long as the plays follow it): on the same samples it counts the
+    disagreements the Python heuristic's own cards count (``compiled = false``), in hands whose
+    other seats play the heuristic's cards with a random one now and then."""
+    from bots.heuristic import compiled as compiled_heuristic
+    g = get_registry().game(game, {"players": players})
+    kinds = g.page()["phases"]
+    state, rng = g.new_match(seed=7), random.Random(7)
+    heuristics = [HeuristicBot(s) for s in range(players)]
+    seat, plays = 0, 0
+    while True:
+        mover = state.current_player()
+        obs = state.observation(mover)
+        if mover == seat and kinds.get(state.phase) == "play" and len(obs["legal_actions"]) > 1 and plays >= 2 * players:
+            break
+        plays += kinds.get(state.phase) == "play"
+        obs["time_left"], obs["bank_left"] = 60.0, None
+        state.apply(rng.choice(obs["legal_actions"]) if rng.random() < 0.2 else heuristics[mover].act(obs))
+    full = dict(state.observation(seat), time_left=60.0, bank_left=None)
+    counted, compiled_calls = {}, []
+    playout = compiled_heuristic.playout
+    monkeypatch.setattr(compiled_heuristic, "playout", lambda st: compiled_calls.append(1) or playout(st))
+    for compiled in (True, False):
+        bot = SearchBot({"seconds": 30.0, "play_weight": 0.5, "compiled": compiled, "seed": 3}, seat)
+        bot.start_match(MatchInfo(g.name, dict(g.options), seat, ()))
+        searcher = bot.searcher
+        proxy = searcher.proxy.observe(full)
+        counted[compiled] = [searcher._disagreements(proxy.resample(seat, random.Random(i)), full) for i in range(6)]
+        if compiled:
+            assert compiled_calls, "the compiled play was not read"
+            calls, compiled_calls[:] = len(compiled_calls), []
+    assert counted[True] == counted[False] and not compiled_calls
+    assert any(cards for _, cards in counted[True]), counted  # some plays left the heuristic's line
+    assert calls < sum(cards for _, cards in counted[True]) + 6 * plays  # not one playout a card
+
+
 def test_inference_tries_is_the_number_of_draws_for_a_sample():
     """The others bid at random, so on every deal drawn the heuristic disagrees with some of their
     bids (each draw counts as rejected): at the default a sample takes its 4 draws, at 1 only one,

@@ -138,6 +138,8 @@ class Searcher:
         # heuristic rollouts: the heuristic's own card play from the compiled fast path, where it has
         # one (bots/heuristic/compiled.py: every game), the same cards without an observation each
         self.compiled_play = settings["rollout"] == "heuristic" and settings["compiled"] and fast.available()
+        # the play inference (play_weight < 1) reads the heuristic's cards from the same compiled play
+        self.compiled_judge = bool(settings["compiled"]) and fast.available()
         kind = "heuristic" if settings["rollout"] in ("fast", "solve") else settings["rollout"]
         self.policy = Policy(game, kind, options, rng, make_heuristic)
         self.judge = Policy(game, "heuristic", options, rng, make_heuristic)  # the auction inference
@@ -276,20 +278,31 @@ class Searcher:
             return (0, 0)
         replay = self.proxy.fresh_hand(sample.deals[-1]["deck"], obs)
         bids = cards = 0
+        line: list[int] = []  # the compiled heuristic's card play from here on, while the plays follow it
         for actor, aid in actions:
             name = self.game.action_string(aid)
             playing = name.startswith("play ")
             if playing and not plays:
                 break  # the card play: voids already shape the deal
-            if actor != self.seat and len(replay.legal_action_ids()) > 1 and not name.startswith(("discard", "give")):
-                if self.judge.heuristic_id(replay, actor) != aid:
+            judged = actor != self.seat and not name.startswith(("discard", "give"))
+            if playing and self.compiled_judge and compiled_heuristic.supports(replay):
+                # the heuristic's cards from one compiled playout, for as long as the plays follow
+                # it: the Python heuristic's cards, without an observation built for each
+                if not line and judged:
+                    line = list(compiled_heuristic.playout(replay).plays)
+                if line and line.pop(0) != aid:
+                    line = []  # off the heuristic's line (a forced play never is): a new playout when next judged
+                    cards += judged
+                replay.replay_ids((aid,))  # a private copy, replaying a real hand's plays
+            else:
+                if judged and len(replay.legal_action_ids()) > 1 and self.judge.heuristic_id(replay, actor) != aid:
                     if playing:
                         cards += 1
                     else:
                         bids += 1
-                    if bound is not None and (bids, cards) >= bound:
-                        break
-            replay.apply_id(aid)
+                replay.apply_id(aid)
+            if bound is not None and (bids, cards) >= bound:
+                break
         return (bids, cards)
 
     def _rollout(self, sample: GameState, action: int, before: list[int], side: int) -> float:
