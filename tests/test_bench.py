@@ -65,7 +65,9 @@ FASTPATH = ["fastpath.check.positions", "fastpath.check.tricks", "fastpath.check
                            "playout.fast_over_python")),
             *(f"solver.{game}.last4.{what}" for game in GAMES for what in ("engine_median_ms", "fast_speedup")),
             *(f"search.{game}.fast_rollouts_per_s" for game in GAMES),
-            *(f"search.{game}.solve_rollouts_per_s" for game in GAMES if game != "fifty_six")]
+            *(f"search.{game}.solve_rollouts_per_s" for game in GAMES if game != "fifty_six"),
+            *(f"search.{label}.{what}" for label in (*GAMES, "five_hundred_6")
+              for what in ("play_inference_ms", "python_play_inference_ms", "play_inference_speedup"))]
 TARGETS = {"referee.ratio": 0.8, "isolated.ratio": 0.5, "grpc.ratio": 0.7, "tournaments.speedup": 1.7, "peer.ratio": 1.0,
            **{f"search.{game}.fast_rollouts_per_s": 10_000 for game in GAMES}}
 

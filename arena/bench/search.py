@@ -21,7 +21,10 @@ For every bundled game with its default options, at a dozen positions of seeded 
   the next as in a match; also for Five Hundred for 6 (``five_hundred_6``). Where a played card the
   proxy gave another hand is swapped in (56, Five Hundred for 6), ``proxy_ms`` and
   ``redraw_proxy_ms``: the proxy's time a decision with the swap and with a redraw instead,
-  alternated, and their ratio ``redraw_over_swap``.
+  alternated, and their ratio ``redraw_over_swap``. With the extension, ``play_inference_ms`` and
+  ``python_play_inference_ms``: a sample's inference from the play (``play_weight`` below 1) at the
+  hand's card-play decisions, the heuristic's cards from its compiled play and from Python,
+  alternated, and their ratio ``play_inference_speedup``.
 """
 
 from __future__ import annotations
@@ -147,6 +150,32 @@ def proxy_seconds(game: Any, observations: list[dict[str, Any]]) -> float:
     return time.perf_counter() - start
 
 
+def inference_ms(game: Any, observations: list[dict[str, Any]], compiled: bool, draws: int) -> float:
+    """Milliseconds the play inference (``play_weight`` below 1: every other seat's bids and card
+    plays judged by the heuristic on the sample's deal) takes a sample, at seat 0's card-play
+    decisions along ``observations``, ``draws`` samples each; ``compiled``: the heuristic's cards
+    from its compiled play, else from the Python heuristic."""
+    from arena.players.base import MatchInfo
+    from bots.search import SearchBot
+
+    bot = SearchBot({"seconds": 60.0, "seed": 0, "play_weight": 0.5, "compiled": compiled}, 0)
+    bot.start_match(MatchInfo(game.name, dict(game.options), 0, ()))
+    searcher, rng, kinds = bot.searcher, random.Random(0), game.page()["phases"]
+    spent, count = 0.0, 0
+    for obs in observations:
+        proxy = searcher.proxy.observe(obs)  # followed at every decision, as in a match
+        if kinds.get(obs["phase"]) != "play":
+            continue
+        samples = [proxy.resample(0, rng) for _ in range(draws)]
+        if not count:
+            searcher._disagreements(samples[0], obs)  # untimed: the judge's players made and started
+        start = time.perf_counter()
+        for sample in samples:
+            searcher._disagreements(sample, obs)
+        spent, count = spent + time.perf_counter() - start, count + draws
+    return 1000 * spent / count
+
+
 def run_match_samples(registry: "Registry", settings: Settings, figures: Figures, name: str,
                       options: dict[str, Any], label: str) -> None:
     """The in-match samples a second of one configuration; where its proxy is mended by a swap
@@ -160,6 +189,17 @@ def run_match_samples(registry: "Registry", settings: Settings, figures: Figures
         figures.add(f"search.{label}.match_samples_per_s", count / elapsed, "samples/s",
                     f"{title}: a search bot's samples per second of its decisions along a hand of heuristic"
                     f" matches ({samples} a decision, its proxy kept from decision to decision)")
+        if fast.available():
+            spent = {}
+            for compiled in (True, False) if run % 2 == 0 else (False, True):  # alternated, as below
+                spent[compiled] = inference_ms(game, observations, compiled, samples)
+            figures.add(f"search.{label}.play_inference_ms", spent[True], "ms",
+                        f"{title}: the play inference (play_weight < 1) of one sample at a card-play decision,"
+                        " the heuristic's cards from its compiled play")
+            figures.add(f"search.{label}.python_play_inference_ms", spent[False], "ms",
+                        f"{title}: the same with compiled = false (the Python heuristic's cards)")
+            figures.add(f"search.{label}.play_inference_speedup", spent[False] / spent[True], "x",
+                        f"{title}: the play inference's time with the Python heuristic over the compiled one, side by side")
         if not game.swap_played_cards:
             continue
         spent = {}
