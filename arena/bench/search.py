@@ -173,6 +173,8 @@ def inference_ms(game: Any, observations: list[dict[str, Any]], compiled: bool, 
         for sample in samples:
             searcher._disagreements(sample, obs)
         spent, count = spent + time.perf_counter() - start, count + draws
+    if not count:
+        raise ValueError(f"{game.name}: seat 0 has no card-play decision along the bench's hand")
     return 1000 * spent / count
 
 
