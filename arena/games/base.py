@@ -427,6 +427,13 @@ class GameState(abc.ABC):
         hidden cards dealt afresh and the deal replayed. ``sample.observation(seat)`` equals
         ``self.observation(seat)``. A game that does not implement it raises NotImplementedError."""
         from arena.games import resample
+        layout, target = self.resample_layout(seat)
+        return resample.resample(self, layout, rng, target)
+
+    def resample_layout(self, seat: int) -> tuple[Any, dict[str, Any]]:
+        """What ``seat`` does not know here (an :class:`arena.games.resample.Layout`) and its
+        observation, which a sample must give it (empty where the layout's masks are enough):
+        what :meth:`resample` deals from, for a caller that moves between deals itself."""
         # id(self): a clone copies the cache, whose layout belongs to the original
         key = (id(self), seat, len(self.deals), len(self.deals[-1]["actions"]) if self.deals else 0)
         cached = self._resample_cache
@@ -434,7 +441,7 @@ class GameState(abc.ABC):
             layout = self._resample_layout(seat)
             target = self.observation(seat) if layout.check else {}
             cached = self._resample_cache = (key, layout, target)
-        return resample.resample(self, cached[1], rng, cached[2])
+        return cached[1], cached[2]
 
     def with_hands(self, seat: int, hands: Mapping[int, Sequence[str]], rng: random.Random,
                    tries: int | None = None) -> "GameState | None":
