@@ -221,6 +221,8 @@ def test_bid_seconds_is_the_budget_of_the_auction_s_decisions_only():
     ({"candidates": "all"}, "candidates must be a whole number >= 2, not 'all'"),
     ({"endgame": -1}, "endgame must be a whole number >= 0, not -1"),
     ({"inference_tries": 0}, "inference_tries must be a whole number >= 1, not 0"),
+    ({"chain": -1}, "chain must be a whole number >= 0, not -1"),
+    ({"chain": "long"}, "chain must be a whole number >= 0, not 'long'"),
     ({"play_weight": 0}, "play_weight must be a number in (0, 1], not 0"),
     ({"play_weight": 1.5}, "play_weight must be a number in (0, 1], not 1.5"),
     ({"overbid": "no"}, 'overbid must be true, false or "opponents", not \'no\''),

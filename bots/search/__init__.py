@@ -10,7 +10,9 @@ auction's decisions, default ``seconds``), ``policy`` (``heuristic``, or ``learn
 learned bot's choice is the default a search must beat; Bid Euchre only), ``compiled`` (heuristic
 rollouts take the heuristic's card play from the compiled fast path, in every game;
 false: the Python heuristic's, the same cards, slower), ``inference_tries`` (deals drawn per sample
-to find one the auction agrees with, default 4) and ``seed``. See docs/search-bot.md.
+to find one the auction agrees with, default 4), ``chain`` (samples from a Markov chain of deals in
+proportion to the inference's weight, k swaps a sample; 0, the default: independent draws) and ``seed``.
+See docs/search-bot.md.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ SANDBOX_USES = ("bots.heuristic", "bots.learned")
 
 DEFAULTS: dict[str, Any] = {"samples": 256, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
                              "endgame": 0, "play_weight": 1.0, "overbid": True, "policy": "heuristic",
-                             "bid_seconds": None, "compiled": True, "inference_tries": 4}
+                             "bid_seconds": None, "compiled": True, "inference_tries": 4, "chain": 0}
 ROLLOUTS = ("heuristic", "random", "fast", "solve")
 POLICIES = ("heuristic", "learned")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
@@ -93,6 +95,7 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     samples, candidates = _whole(out, "samples", 0), _whole(out, "candidates", 2)
     endgame = _whole(out, "endgame", 0)
     inference_tries = _whole(out, "inference_tries", 1)
+    out["chain"] = _whole(out, "chain", 0)
     try:
         play_weight = float(out["play_weight"])
         if not 0 < play_weight <= 1:

@@ -13,6 +13,7 @@ deals.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import deque
@@ -25,6 +26,7 @@ from arena.players.base import MatchInfo, Player
 from arena.solver import SolveTimeout, Solver
 
 from bots.heuristic import compiled as compiled_heuristic
+from bots.search.chain import DealChain
 from bots.search.proxy import ProxyBuilder
 
 MISMATCH_WEIGHT = 0.5  # a kept sample's weight per bid the heuristic would not have made
@@ -124,6 +126,10 @@ class Searcher:
         self.endgame = int(settings["endgame"])  # cards in hand at or below which samples are solved
         self.play_weight = float(settings["play_weight"])  # a sample's weight per card play it disagrees with
         self.inference_tries = int(settings["inference_tries"])  # draws a sample may take to agree with the auction
+        self.chain_steps = int(settings["chain"])  # swaps proposed a sample (0: independent draws)
+        self.chain: DealChain | None = None
+        self.chain_decision = -1
+        self.allies = set(game.seats_of(game.side_of(seat)))  # its side: in a match, copies of this bot
         self.kinds = game.page()["phases"]
         self.overbid = settings["overbid"]  # may it bid above the heuristic's bid? ("opponents": not over a partner)
         # "fast": the heuristic outside the card play, the compiled fast path's policy in it
@@ -253,6 +259,8 @@ class Searcher:
         return [first] + rest
 
     def _sample(self, state: GameState, obs: Mapping[str, Any], deadline: float) -> tuple[GameState, float]:
+        if self.chain_steps:
+            return self._chain_sample(state, obs, deadline)
         best: GameState | None = None
         best_miss = (-1, -1)
         for _ in range(self.inference_tries):
@@ -265,6 +273,24 @@ class Searcher:
             self.stats.rejected += 1
         assert best is not None
         return best, MISMATCH_WEIGHT ** max(best_miss[0], 0) * self.play_weight ** max(best_miss[1], 0)
+
+    def _chain_sample(self, state: GameState, obs: Mapping[str, Any], deadline: float) -> tuple[GameState, float]:
+        """The next deal of this decision's chain (bots/search/chain.py), drawn in proportion to the
+        inference's weight: ``chain`` swaps proposed a sample, four times as many for the first."""
+        chain, steps = self.chain, self.chain_steps
+        if chain is None or self.chain_decision != self.stats.decisions:
+            bid_log, play_log = math.log(MISMATCH_WEIGHT), math.log(self.play_weight)
+
+            def log_weight(sample: GameState) -> float:
+                bids, cards = self._disagreements(sample, obs)
+                return bids * bid_log + cards * play_log
+            chain = self.chain = DealChain(state, self.seat, self.rng, log_weight)
+            self.chain_decision, steps = self.stats.decisions, 4 * steps
+        for _ in range(steps):
+            if time.monotonic() >= deadline:
+                break
+            chain.step()
+        return chain.sample, 1.0
 
     def _disagreements(self, sample: GameState, obs: Mapping[str, Any],
                        bound: tuple[int, int] | None = None) -> tuple[int, int]:
@@ -285,6 +311,8 @@ class Searcher:
             if playing and not plays:
                 break  # the card play: voids already shape the deal
             judged = actor != self.seat and not name.startswith(("discard", "give"))
+            if playing and self.chain_steps and actor in self.allies:
+                judged = False  # partners: copies of this bot, whose plays are searched, not the heuristic's
             if playing and self.compiled_judge and compiled_heuristic.supports(replay):
                 # the heuristic's cards from one compiled playout, for as long as the plays follow
                 # it: the Python heuristic's cards, without an observation built for each
