@@ -7,8 +7,6 @@ import math
 import random
 from collections import Counter
 
-import pytest
-
 from arena.players.base import MatchInfo
 from arena.plugins import get_registry
 from bots.heuristic import HeuristicBot

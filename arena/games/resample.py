@@ -212,13 +212,20 @@ def resample(real: "GameState", layout: Layout, rng: random.Random,
              target: Mapping[str, Any] | None = None) -> "GameState":
     """A uniform consistent sample (see the module docstring); ``target`` is the seat's real
     observation (made here if not given)."""
+    return draw(real, layout, rng, target)[1]
+
+
+def draw(real: "GameState", layout: Layout, rng: random.Random,
+         target: Mapping[str, Any] | None = None) -> tuple[list[list[str]], "GameState"]:
+    """A uniform consistent sample and the slots it was dealt from (for a caller that then moves
+    from deal to deal, as the search bot's chain does)."""
     if target is None:
         target = real.observation(layout.seat) if layout.check else {}
     for _ in range(MAX_TRIES):
         slots = deal_uniform(layout.cards, layout.sizes, layout.allowed, rng)
-        sample = replay(real, layout, slots, rng, target)
+        sample = replay(real, layout, [list(slot) for slot in slots], rng, target)
         if sample is not None:
-            return sample
+            return slots, sample
     raise ResampleError(f"{real.game.name}: no consistent deal for seat {layout.seat} in {MAX_TRIES} tries")
 
 

@@ -28,15 +28,8 @@ class DealChain:
         self.real, self.rng, self.log_weight = real, rng, log_weight
         self.layout, self.target = real.resample_layout(seat)
         self.mask = dict(zip(self.layout.cards, self.layout.allowed))  # copies of a card share a mask
-        layout = self.layout
-        for _ in range(resample.MAX_TRIES):
-            slots = resample.deal_uniform(layout.cards, layout.sizes, layout.allowed, rng)
-            sample = self._deal(slots)
-            if sample is not None:
-                break
-        else:
-            raise resample.ResampleError(f"{real.game.name}: no consistent deal for seat {seat}")
-        self.slots, self.sample, self.value = slots, sample, log_weight(sample)
+        self.slots, self.sample = resample.draw(real, self.layout, rng, self.target)
+        self.value = log_weight(self.sample)
         self.proposed = self.taken = 0
 
     def _deal(self, slots: list[list[str]]) -> GameState | None:
