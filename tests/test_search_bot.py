@@ -228,6 +228,8 @@ def test_bid_seconds_is_the_budget_of_the_auction_s_decisions_only():
     ({"overbid": "no"}, 'overbid must be true, false or "opponents", not \'no\''),
     ({"policy": "mcts"}, "policy must be one of heuristic, learned, not 'mcts'"),
     ({"compiled": "yes"}, "compiled must be true or false, not 'yes'"),
+    ({"value": "points"}, "value must be one of hand, match, not 'points'"),
+    ({"value": "match", "endgame": 3}, "value match cannot take endgame 3: the solver values the hand's score margin"),
 ])
 def test_bad_settings_are_refused_with_their_name(settings, words):
     with pytest.raises(SettingsError) as caught:

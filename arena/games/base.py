@@ -269,6 +269,13 @@ class Game(abc.ABC):
         ``deal_results`` row) is given. Default: the side's score change, ``result["changes"]``."""
         return float(result["changes"][side])
 
+    # -- for search bots that play for the match (bots/search: value = "match") -----------------
+    def match_stake(self) -> float | None:
+        """The lead in score that all but decides a match (its winning score's distance from the
+        start): the scale on which a search bot reads a side's chance of winning the match from the
+        scores. Default None: the game does not say."""
+        return None
+
     # -- for the web page (docs/game-interface.md, "The page") ---------------------------------
     def page(self) -> dict[str, Any]:
         """What the browser page shows of this game (``arena serve`` gives it in /api/games as

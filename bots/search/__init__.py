@@ -11,7 +11,9 @@ learned bot's choice is the default a search must beat; Bid Euchre only), ``comp
 rollouts take the heuristic's card play from the compiled fast path, in every game;
 false: the Python heuristic's, the same cards, slower), ``inference_tries`` (deals drawn per sample
 to find one the auction agrees with, default 4), ``chain`` (samples from a Markov chain of deals in
-proportion to the inference's weight, k swaps a sample; 0, the default: independent draws) and ``seed``.
+proportion to the inference's weight, k swaps a sample; 0, the default: independent draws), ``value``
+(``hand``: a rollout is worth the hand's score margin; ``match``: the change in the side's chance of
+winning the match, which a hand that ends it decides) and ``seed``.
 See docs/search-bot.md.
 """
 
@@ -33,9 +35,11 @@ SANDBOX_USES = ("bots.heuristic", "bots.learned")
 
 DEFAULTS: dict[str, Any] = {"samples": 256, "seconds": 1.0, "rollout": "heuristic", "candidates": 6, "seed": None,
                              "endgame": 0, "play_weight": 1.0, "overbid": True, "policy": "heuristic",
-                             "bid_seconds": None, "compiled": True, "inference_tries": 4, "chain": 0}
+                             "bid_seconds": None, "compiled": True, "inference_tries": 4, "chain": 0,
+                             "value": "hand"}
 ROLLOUTS = ("heuristic", "random", "fast", "solve")
 POLICIES = ("heuristic", "learned")
+VALUES = ("hand", "match")
 SAFETY = 0.25  # of the time allowed, kept back for the answer's way to the referee
 MARGIN = 0.05  # seconds kept back as well
 
@@ -115,6 +119,11 @@ def parse_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
         raise SettingsError(f"search: compiled must be true or false, not {out['compiled']!r}")
     if out["policy"] not in POLICIES:
         raise SettingsError(f"search: policy must be one of {', '.join(POLICIES)}, not {out['policy']!r}")
+    if out["value"] not in VALUES:
+        raise SettingsError(f"search: value must be one of {', '.join(VALUES)}, not {out['value']!r}")
+    if out["value"] == "match" and endgame >= 1:
+        raise SettingsError(f"search: value match cannot take endgame {endgame}: the solver values the hand's "
+                            "score margin, not the match")
     if out["rollout"] == "solve" and endgame < 1:
         raise SettingsError("search: rollout solve needs endgame >= 1, the cards in hand from which a rollout is "
                             f"solved exactly, not {endgame}")
@@ -201,6 +210,9 @@ class SearchBot(Player):
         # for (a plugin's) is searched with uniformly random ones. With policy = learned the
         # learned bot's network gives the default choice only: rolling out with it too, the
         # search found and played the network's blind spots (docs/search-bot.md)
+        if self.settings["value"] == "match" and game.match_stake() is None:
+            raise SettingsError(f"search: value match needs the game's match_stake, and {info.game} gives none "
+                                "(docs/game-interface.md)")
         stand_in = HeuristicBot if info.game in STRATEGIES else RandomStandIn
         learned = learned_player(game) if self.settings["policy"] == "learned" else None
         seeded = lambda maker: lambda seat: maker(self.seed + 1009 * (seat + 1))  # noqa: E731

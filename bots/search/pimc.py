@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from arena import fast
-from arena.games.base import Game, GameState
+from arena.games.base import Game, GameState, MatchEnd
 from arena.players.base import MatchInfo, Player
 from arena.solver import SolveTimeout, Solver
 
@@ -63,6 +63,29 @@ def margin(scores: list[int], before: list[int], side: int) -> float:
     changes = [a - b for a, b in zip(scores, before)]
     others = [c for s, c in enumerate(changes) if s != side]
     return changes[side] - (sum(others) / len(others) if others else 0.0)
+
+
+def chance(scores: list[int], side: int, spread: float) -> float:
+    """The side's chance of winning the match read from the scores alone: a softmax of each side's
+    score over ``spread`` (a quarter of the game's ``match_stake``, so that with two sides even
+    scores are a half and a lead of the whole stake about 0.98)."""
+    top = max(scores)
+    weights = [math.exp((score - top) / spread) for score in scores]
+    return weights[side] / sum(weights)
+
+
+def match_value(state: GameState, before: list[int], side: int, spread: float) -> float:
+    """The rollout's value with ``value = "match"``: the change in the side's chance of winning the
+    match over the hand. Where the hand ended the match by its rules the chance after it is the
+    side's share of the win (1, a tie's share, or 0); a stop at ``max_hands`` is not the rules, so
+    there, as after any other hand, it is read from the scores (:func:`chance`)."""
+    end = state.match_end()
+    if end is not None and end != MatchEnd.HAND_LIMIT:
+        winners = state.winners()
+        after = 1 / len(winners) if side in winners else 0.0
+    else:
+        after = chance(state.scores(), side, spread)
+    return after - chance(before, side, spread)
 
 
 def choose(rows: list[tuple[float, list[float]]]) -> int:
@@ -141,6 +164,9 @@ class Searcher:
         self.solve_rollouts = (settings["rollout"] == "solve" and fast.available() and game.num_sides == 2
                                and type(game).hand_value is Game.hand_value)
         self.deadline = 0.0  # the decision's, for the rollouts' solves
+        # value = "match": a rollout is worth the change in the side's chance of winning the match,
+        # read on the scale of the game's match_stake (None: the hand's score margin)
+        self.spread = game.match_stake() / 4 if settings["value"] == "match" else None
         # heuristic rollouts: the heuristic's own card play from the compiled fast path, where it has
         # one (bots/heuristic/compiled.py: every game), the same cards without an observation each
         self.compiled_play = settings["rollout"] == "heuristic" and settings["compiled"] and fast.available()
@@ -364,4 +390,6 @@ class Searcher:
                 continue
             state.apply_id(choose(state))
         self.stats.rollouts += 1
+        if self.spread is not None:
+            return match_value(state, before, side, self.spread)
         return margin(state.scores(), before, side)

@@ -73,6 +73,9 @@ class AllFoursGame(Game):
     def page(self) -> dict[str, Any]:
         return {**super().page(), **PAGE}
 
+    def match_stake(self) -> float:
+        return float(self.target)  # §10.1: the points that win
+
     def fast_path(self) -> Any:
         return fast
 

@@ -91,6 +91,10 @@ class FiftySixGame(Game):
     def page(self) -> dict[str, Any]:
         return {**super().page(), **PAGE}
 
+    def match_stake(self) -> float:
+        # §5.3: a team is out once its tables are gone, so the tables each starts with decide it
+        return float(self.options["initial_tables"])
+
     def fast_path(self) -> Any:
         return fast
 

@@ -15,6 +15,7 @@ from arena.games.five_hundred.auction import call_lists
 from arena.games.five_hundred.cards import pack_for
 from arena.games.five_hundred.options import OPTIONS
 from arena.games.five_hundred.page import PAGE
+from arena.games.five_hundred.scoring import TARGET
 from arena.games.five_hundred.state import FiveHundredState
 
 
@@ -108,6 +109,9 @@ class FiveHundredGame(Game):
     # -- the page and search hooks (arena.games.base.Game) --------------------------------------
     def page(self) -> dict[str, Any]:
         return {**super().page(), **PAGE}
+
+    def match_stake(self) -> float:
+        return float(TARGET)  # 500 wins (and -500 loses)
 
     def fast_path(self) -> Any:
         return fast
