@@ -206,13 +206,13 @@ class SearchBot(Player):
         if type(game).deck_for is Game.deck_for:  # it could only ever play its fallback: say so at once
             raise ValueError(f"search cannot play {info.game!r}: its engine has no search hooks (Game.deck_for, "
                              "docs/game-interface.md)")
+        if self.settings["value"] == "match" and game.match_stake() is None:
+            raise SettingsError(f"search: value match needs the game's match_stake, and {info.game} gives none "
+                                "(docs/game-interface.md)")
         # the heuristic guides the rollouts and the auction inference; a game it has no strategy
         # for (a plugin's) is searched with uniformly random ones. With policy = learned the
         # learned bot's network gives the default choice only: rolling out with it too, the
         # search found and played the network's blind spots (docs/search-bot.md)
-        if self.settings["value"] == "match" and game.match_stake() is None:
-            raise SettingsError(f"search: value match needs the game's match_stake, and {info.game} gives none "
-                                "(docs/game-interface.md)")
         stand_in = HeuristicBot if info.game in STRATEGIES else RandomStandIn
         learned = learned_player(game) if self.settings["policy"] == "learned" else None
         seeded = lambda maker: lambda seat: maker(self.seed + 1009 * (seat + 1))  # noqa: E731
