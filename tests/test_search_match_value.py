@@ -119,7 +119,8 @@ def test_match_point_plays_deal_pairs_and_refuses_a_bad_setting():
     row, total = run.stdout.strip().splitlines()
     shares = json.loads(row)["a_shares"]
     assert len(shares) == 2 and all(share in (0.0, 0.5, 1.0) for share in shares)
-    assert total.startswith(f"A {{'value': 'match'}} against B {{}}, bid_euchre from 30-31: matches {sum(shares):g} of 2")
+    assert total.startswith(f"A {{'value': 'match'}} against B {{}}, bid_euchre from 30-31: "
+                            f"A's score {sum(shares) / 2:.3f} over 1 deal pairs; pairs A-level-B ")
     bad = subprocess.run([sys.executable, str(script), "--game", "bid_euchre", "--scores", "30-31", "--b",
                           "value=points"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2
