@@ -126,3 +126,7 @@ def test_match_point_plays_deal_pairs_and_refuses_a_bad_setting():
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines()[-1].endswith(
         "--b: search: value must be one of hand, match, not 'points'")
+    unknown = subprocess.run([sys.executable, str(script), "--game", "no_such_game", "--scores", "1-2"],
+                             capture_output=True, text=True, timeout=300)
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip().splitlines()[-1].startswith("match-point: error: unknown game 'no_such_game'")
