@@ -166,7 +166,8 @@ class Searcher:
         self.deadline = 0.0  # the decision's, for the rollouts' solves
         # value = "match": a rollout is worth the change in the side's chance of winning the match,
         # read on the scale of the game's match_stake (None: the hand's score margin)
-        self.spread = game.match_stake() / 4 if settings["value"] == "match" else None
+        stake = game.match_stake() if settings["value"] == "match" else None  # (the bot refuses a game without)
+        self.spread = None if stake is None else stake / 4
         # heuristic rollouts: the heuristic's own card play from the compiled fast path, where it has
         # one (bots/heuristic/compiled.py: every game), the same cards without an observation each
         self.compiled_play = settings["rollout"] == "heuristic" and settings["compiled"] and fast.available()
