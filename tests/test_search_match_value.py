@@ -55,6 +55,7 @@ def test_a_hand_that_ends_the_match_is_worth_the_match_won_or_lost(seed):
     before = state.scores()
     _played_out(state)
     assert state.match_end() == MatchEnd.TARGET
+    assert len(state.winners()) == 1 and state.scores()[state.winners()[0]] >= 32  # §10: a winner reached 32
     spread = g.match_stake() / 4
     values = [match_value(state, before, side, spread) for side in (0, 1)]
     assert values == [(0.5 if side in state.winners() else -0.5) for side in (0, 1)]

@@ -74,16 +74,23 @@ def chance(scores: list[int], side: int, spread: float) -> float:
     return weights[side] / sum(weights)
 
 
+def won_share(state: GameState, side: int) -> float | None:
+    """The side's share of the win where the match has ended by its rules (1, a tie's share, or 0);
+    None while it goes on, and after a stop at ``max_hands``, which is not the rules."""
+    end = state.match_end()
+    if end is None or end == MatchEnd.HAND_LIMIT:
+        return None
+    winners = state.winners()
+    return 1 / len(winners) if side in winners else 0.0
+
+
 def match_value(state: GameState, before: list[int], side: int, spread: float) -> float:
     """The rollout's value with ``value = "match"``: the change in the side's chance of winning the
     match over the hand. Where the hand ended the match by its rules the chance after it is the
     side's share of the win (1, a tie's share, or 0); a stop at ``max_hands`` is not the rules, so
     there, as after any other hand, it is read from the scores (:func:`chance`)."""
-    end = state.match_end()
-    if end is not None and end != MatchEnd.HAND_LIMIT:
-        winners = state.winners()
-        after = 1 / len(winners) if side in winners else 0.0
-    else:
+    after = won_share(state, side)
+    if after is None:
         after = chance(state.scores(), side, spread)
     return after - chance(before, side, spread)
 
