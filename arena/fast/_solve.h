@@ -2,9 +2,10 @@
  *
  * The same search as arena/solver.py's, on the same positions, without a Python object per
  * position: fail-soft alpha-beta, the solver's side (the ``maximise`` seats) maximising and every
- * other seat minimising, a transposition table of lower and upper bounds with the best move, the
- * killer move of each depth tried next, and of the mover's cards that play alike (the engines'
- * play_ranks, arena.solver.equivalent_groups) only the first in the legal order searched.
+ * other seat minimising, a transposition table of lower and upper bounds with the best move (of the
+ * positions at a trick's lead only), the killer move of each depth tried next, and of the mover's
+ * cards that play alike (the engines' play_ranks, arena.solver.equivalent_groups) only the first in
+ * the legal order searched.
  *
  * It takes the games whose hand value reads only one figure per seat gathered since the root:
  * tricks taken (Five Hundred, Bid Euchre) or card points taken (56), and whose rules report no
@@ -386,7 +387,10 @@ static double solve_value(Solve *s, const SPos *p, int depth, double alpha, doub
         lower = 0.0;
         upper = left;
     }
-    e = table_find(s, p);
+    /* the table holds only positions at a trick's lead, as bridge solvers keep theirs: a quarter of
+     * the positions, and one inside a trick costs more to store and look up than it saves (56 and
+     * Five Hundred searched 2-3 times faster for at most a sixth more positions, docs/performance.md) */
+    e = p->nt == 0 ? table_find(s, p) : NULL;
     if (e != NULL) {
         if (e->lower > lower) lower = e->lower;
         if (e->upper < upper) upper = e->upper;
@@ -446,7 +450,7 @@ static double solve_value(Solve *s, const SPos *p, int depth, double alpha, doub
     if (best <= alpha) upper = best;  /* failed low: at most best (the other bound stays) */
     else if (best >= beta) lower = best;  /* failed high: at least best */
     else lower = upper = best;
-    if (table_store(s, p, lower, upper, chosen) < 0) { PyErr_NoMemory(); s->stop = 2; return 0.0; }
+    if (p->nt == 0 && table_store(s, p, lower, upper, chosen) < 0) { PyErr_NoMemory(); s->stop = 2; return 0.0; }
     return best;
 }
 
