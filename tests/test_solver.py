@@ -318,11 +318,11 @@ import random
 from arena.players.hosts import BotTimeout, call_with_deadline
 from arena.plugins import get_registry
 from arena.solver import Solver
-game = get_registry().game("five_hundred")
+game = get_registry().game("fifty_six")
 state, rng = game.new_match(seed=3), random.Random(3)
 while game.page()["phases"][state.phase] != "play":
     state.apply_id(rng.choice(state.legal_action_ids()))
-solver = Solver(state)  # the whole hand from the first lead: far more than a second
+solver = Solver(state)  # a whole 56 hand from the first lead: minutes (a Five Hundred one is now under a second)
 try:
     call_with_deadline(solver.root_values, 0.3)
 except BotTimeout as exc:

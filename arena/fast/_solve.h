@@ -35,7 +35,8 @@ typedef struct {  /* 104 bytes, no padding: compared and hashed whole */
     uint64_t hands[MAXSEATS];
     int16_t acc[MAXSEATS];  /* tricks or card points taken since the root, per seat */
     uint8_t trick[MAXSEATS], seats[MAXSEATS];
-    int8_t nt, turn, led, unused;
+    int8_t nt, turn, led;
+    uint8_t points_left;  /* card points games: the points in the hands that play and the trick (figure_left) */
     uint32_t suits_led;
 } SPos;
 
@@ -58,6 +59,10 @@ typedef struct {
     uint8_t maximise[MAXSEATS];
     uint8_t eff[64], power[64], rank_points[64], rankable[64];
     uint64_t low;
+    uint64_t at_most[64], below[64];  /* per card, those of its effective suit of a power at most / below its own */
+    uint64_t by_points[64];  /* the cards of each point value (figure_left) */
+    uint8_t point_value[64];
+    int point_kinds;
     PyObject *leaf;
     SEntry *table;
     size_t cap, used, max_cap;
@@ -203,28 +208,16 @@ static double leaf_value(Solve *s, const int16_t *acc) {
  * for every move the index of the kept move that stands for it. */
 static int representatives(const Solve *s, const SPos *p, const int *cards, const int *named, int n, int *keep,
                            int *rep) {
-    uint64_t others[4][4] = {{0}};  /* per suit below 4, the powers held elsewhere (256 bits) */
     int order[MAXMOVES], group[MAXMOVES], first[MAXMOVES], m = 0, i, j, seat, kept = 0;
-    uint64_t mine = p->hands[p->turn] & s->low;
+    uint64_t mine = p->hands[p->turn] & s->low, elsewhere = 0;  /* the cards of the other seats and the trick */
     for (i = 0; i < n; i++) {
         group[i] = i;
         if (named[i] < 0 && s->rankable[cards[i]] && (mine >> cards[i] & 1)) order[m++] = i;
     }
     if (m >= 2) {
-        for (seat = 0; seat < s->players; seat++) {
-            uint64_t h;
-            if (seat == p->turn) continue;
-            h = p->hands[seat] & s->low;
-            while (h) {
-                int c = lowest_bit(h), e = s->eff[c];
-                h &= h - 1;
-                if (e < 4) others[e][s->power[c] >> 6] |= 1ULL << (s->power[c] & 63);
-            }
-        }
-        for (i = 0; i < p->nt; i++) {
-            int c = p->trick[i], e = s->eff[c];
-            if (e < 4) others[e][s->power[c] >> 6] |= 1ULL << (s->power[c] & 63);
-        }
+        for (seat = 0; seat < s->players; seat++)
+            if (seat != p->turn) elsewhere |= p->hands[seat] & s->low;
+        for (i = 0; i < p->nt; i++) elsewhere |= 1ULL << p->trick[i];
         for (i = 1; i < m; i++) {  /* by (suit, power): an insertion sort of a dozen */
             int x = order[i], cx = cards[x];
             for (j = i - 1; j >= 0; j--) {
@@ -235,12 +228,10 @@ static int representatives(const Solve *s, const SPos *p, const int *cards, cons
             order[j + 1] = x;
         }
         for (i = 1; i < m; i++) {  /* a run joins its predecessor's group */
-            int a = cards[order[i - 1]], b = cards[order[i]], e = s->eff[a], between = 0, q;
+            int a = cards[order[i - 1]], b = cards[order[i]], e = s->eff[a];
             if (s->eff[b] != e || s->rank_points[a] != s->rank_points[b]) continue;
-            if (e < 4)
-                for (q = s->power[a]; q <= s->power[b] && !between; q++)
-                    between = (int)(others[e][q >> 6] >> (q & 63) & 1);
-            if (!between) group[order[i]] = group[order[i - 1]];
+            if (e < 4 && (elsewhere & s->at_most[b] & ~s->below[a])) continue;  /* a card between them elsewhere */
+            group[order[i]] = group[order[i - 1]];
         }
     }
     for (i = 0; i < n; i++) first[i] = -1;
@@ -289,36 +280,60 @@ static void order_moves(const Solve *s, const SPos *p, const int *cards, int *ke
 
 static double solve_value(Solve *s, const SPos *p, int depth, double alpha, double beta);
 
-static int points_held(const Rules *r, uint64_t hand);
-
-/* What is left to take from ``p``: the tricks (as many as the seat to play holds cards, this trick
- * included), or the card points in the hands of the seats that play (not those of a partner who
- * sits out) and in the trick. */
-static double figure_left(const Solve *s, const SPos *p) {
+/* The card points in the hands of the seats that play (not those of a partner who sits out) and in
+ * the trick: a popcount per point value and hand. Hands are summed one by one: with two copies of a
+ * card, two hands may each hold it at the same bit. Counted at the root; the search then takes each
+ * trick's points away as it is won (SPos.points_left). */
+static int points_in_play(const Solve *s, const SPos *p) {
     const Rules *r = s->r;
-    int seat = p->turn, i, left = 0;
-    if (!s->reads_points) return (double)popcount64(p->hands[p->turn]);
-    for (i = 0; i < r->nactive; i++, seat = r->next[seat]) left += points_held(r, p->hands[seat]);
+    int seat = p->turn, i, k, left = 0;
+    for (i = 0; i < r->nactive; i++, seat = r->next[seat])
+        for (k = 0; k < s->point_kinds; k++) left += s->point_value[k] * popcount64(p->hands[seat] & s->by_points[k]);
     for (i = 0; i < p->nt; i++) left += r->points[p->trick[i]];
-    return (double)left;
+    return left;
 }
 
-/* The points of the cards in ``hand`` (a second copy, at bit + 32, counts as its first). */
-static int points_held(const Rules *r, uint64_t hand) {
-    int total = 0;
-    while (hand) {
-        int c = lowest_bit(hand);
-        hand &= hand - 1;
-        total += r->points[r->dup && c >= 32 ? c - 32 : c];
+/* What is left to take from ``p``: the tricks (as many as the seat to play holds cards, this trick
+ * included), or the card points still in play (asked at every position: summing them card by card
+ * took a third of a 56 solve's time). */
+static double figure_left(const Solve *s, const SPos *p) {
+    return s->reads_points ? (double)p->points_left : (double)popcount64(p->hands[p->turn]);
+}
+
+/* The card sets the search reads at every position: per card, the cards of its effective suit of a
+ * power at most and below its own (representatives: is a card between two of the mover's held
+ * elsewhere?), and the cards of each point value (a second copy, at bit + 32, counts as its first:
+ * figure_left). */
+static void card_sets(Solve *s) {
+    const Rules *r = s->r;
+    int c, d, k;
+    for (c = 0; c < 64; c++) {
+        s->at_most[c] = s->below[c] = 0;
+        for (d = 0; d < 64; d++) {
+            if (s->eff[d] != s->eff[c]) continue;
+            if (s->power[d] <= s->power[c]) s->at_most[c] |= 1ULL << d;
+            if (s->power[d] < s->power[c]) s->below[c] |= 1ULL << d;
+        }
     }
-    return total;
+    s->point_kinds = 0;
+    for (c = 0; c < 64; c++) {
+        int v = r->points[r->dup && c >= 32 ? c - 32 : c];
+        if (v == 0) continue;
+        for (k = 0; k < s->point_kinds && s->point_value[k] != v; k++) {}
+        if (k == s->point_kinds) {
+            s->point_value[k] = (uint8_t)v;
+            s->by_points[k] = 0;
+            s->point_kinds++;
+        }
+        s->by_points[k] |= 1ULL << c;
+    }
 }
 
 /* The value of playing (card, named) from ``p``: the child position's, or the hand's at its end. */
 static double solve_child(Solve *s, const SPos *p, int card, int named, int depth, double alpha, double beta) {
     const Rules *r = s->r;
     SPos c = *p;
-    int seat = c.turn, w, i;
+    int seat = c.turn, w, i, points = 0;
     if (c.nt == 0) {
         c.led = (int8_t)(named >= 0 ? named : r->eff[card]);
         /* only Five Hundred's joker lead reads the suits led: elsewhere they would only split the table */
@@ -333,12 +348,13 @@ static double solve_child(Solve *s, const SPos *p, int card, int named, int dept
         return solve_value(s, &c, depth + 1, alpha, beta);
     }
     w = c.seats[winner(r, c.trick, c.nt)];
+    if (s->reads_points) {
+        for (i = 0; i < c.nt; i++) points += r->points[c.trick[i]];
+        c.points_left = (uint8_t)(c.points_left - points);
+    }
     if (s->by_side) {  /* the figure to come: this trick's, then the rest's */
         double gain = 0.0;
-        if (s->maximise[w]) {
-            if (s->reads_points) for (i = 0; i < c.nt; i++) gain += r->points[c.trick[i]];
-            else gain = 1.0;
-        }
+        if (s->maximise[w]) gain = s->reads_points ? (double)points : 1.0;
         memset(c.trick, 0, sizeof(c.trick));
         memset(c.seats, 0, sizeof(c.seats));
         c.nt = 0;
@@ -347,11 +363,7 @@ static double solve_child(Solve *s, const SPos *p, int card, int named, int dept
         if (!c.hands[w]) return gain;
         return gain + solve_value(s, &c, depth + 1, alpha - gain, beta - gain);
     }
-    if (s->reads_points) {
-        for (i = 0; i < c.nt; i++) c.acc[w] = (int16_t)(c.acc[w] + r->points[c.trick[i]]);
-    } else {
-        c.acc[w]++;
-    }
+    c.acc[w] = (int16_t)(c.acc[w] + (s->reads_points ? points : 1));
     memset(c.trick, 0, sizeof(c.trick));
     memset(c.seats, 0, sizeof(c.seats));
     c.nt = 0;
@@ -516,6 +528,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s.reads_points = reads_points;
     s.stop_seat = stop_seat;
     s.by_side = by_side;
+    card_sets(&s);
     s.players = r->players;
     s.low = (uint64_t)low;
     s.leaf = leaf;
@@ -536,6 +549,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     p.turn = (int8_t)start.turn;
     p.led = (int8_t)start.led;
     p.suits_led = r->joker_lead_base >= 0 ? start.suits_led : 0;
+    if (reads_points) p.points_left = (uint8_t)points_in_play(&s, &p);
     n = moves(r, p.hands[p.turn], p.led, p.trick, p.nt, p.suits_led, mcards, mnamed);
     if (n == 0) {
         PyErr_SetString(PyExc_ValueError, "solve: the seat to play holds no card: not a position of the card play");
