@@ -198,8 +198,9 @@ def test_the_compiled_search_gives_the_python_search_s_values(registry):
 
 def _split_by_a_copy(state: GameState) -> bool:
     """Whether the seat to play holds two cards of one suit that are next in power and worth the same
-    (56's ace and ten, king and queen) while another seat holds a copy of the lower one: those two do
-    not play alike (a copy played first takes the ten, not the ace), though no card lies between them."""
+    (56's ace and ten, king and queen: 1 and 0 points, rules §4.3) while another seat holds a copy of
+    the lower one: those two do not play alike (a copy played first outranks the ten, §9.4.3, not the
+    ace), though no other card lies between them."""
     seat = state.current_player()
     hands = {s: state.observation(s)["hand"] for s in range(state.game.players)}
     for high, low in (("A", "10"), ("K", "Q")):
