@@ -165,9 +165,14 @@ class Strategy(Player):
         return f"nominate {best}" if f"nominate {best}" in legal else legal[0]
 
     def partners(self, obs: dict[str, Any], legal: list[str]) -> str:
-        # five players: take the partners allowed, preferring the seats with the best scores
-        options = [a for a in legal if a.startswith("partners")]
-        return max(options, key=lambda a: len(a.split())) if options else legal[0]
+        # five players (R-6.1): the bid counted on partners' tricks (PARTNER_TRICKS), so name as
+        # many as allowed, the seats furthest behind first (a partner scores with the contract, so
+        # the leader is not lifted). Preferring the seats that bid was measured and gained nothing
+        options = {frozenset(int(s) for s in a.split()[1:] if s != "none"): a for a in legal if a.startswith("partners")}
+        if not options:
+            return legal[0]
+        others = sorted({s for option in options for s in option}, key=lambda s: (obs["scores"][obs["sides"][s]], s))
+        return options[frozenset(others[:max(map(len, options))])]  # every set up to the most allowed is legal
 
     # -- the play ----------------------------------------------------------------------------
     def play(self, obs: dict[str, Any], legal: list[str]) -> str:
