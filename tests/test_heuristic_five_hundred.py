@@ -1,10 +1,12 @@
-"""The Five Hundred heuristic's trick counts, worked by hand (its bids rest on them), and its
-five-player partner call."""
+"""The Five Hundred heuristic's trick counts, worked by hand (its bids rest on them), and how it
+names and plays with partners when five play."""
 
 import pytest
 
+from arena import fast
+from bots.heuristic import compiled
 from bots.heuristic.five_hundred import Strategy, hand_tricks, trump_tricks
-from tests.games.test_five_hundred_support import game, start
+from tests.games.test_five_hundred_support import game, plan_hand, start
 
 HAND = ("JK", "JH", "AD", "KD", "5D", "AS", "KS", "7C")
 
@@ -45,3 +47,24 @@ def test_five_players_the_contractor_names_the_partners_its_bid_counted_on():
     # at the 8 level two, the next furthest behind too
     _, call = _five_player_call(["pass", "bid 6H", "bid 8S", "pass", "pass", "pass"], scores)
     assert call == "partners 1 3"
+
+
+def test_five_players_the_contractor_does_not_ruff_its_partner_s_winning_ace():
+    # 7S by seat 2 with seat 3 as its partner (R-6.1); seat 3 has won the first trick and leads the
+    # ace of diamonds, which the other three follow: seat 2, last and void in diamonds, leaves the
+    # trick to its partner, in the Python play and the compiled one alike (the partner is of the
+    # hand's contracting side, not of a side of the match: with five, every seat is its own side)
+    calls = ["pass", "bid 6H", "bid 7S", "pass", "pass", "pass"]
+    g = game(players=5)
+    deck, actions = plan_hand(g, 4, calls, partners="partners 3", tricks=[3], voids={2: "D"},
+                              held={3: ["AD"], 4: ["5D"], 0: ["6D"], 1: ["7D"], 2: ["9S", "4C"]})
+    st = start(g, [deck], 4)
+    for action in actions + ["play AD", "play 5D", "play 6D", "play 7D"]:
+        st.apply(action)
+    assert st.current_player() == 2 and st.allies(2) == {2, 3}
+    obs = st.observation(2)
+    assert any(a.endswith("S") for a in obs["legal_actions"])  # it could ruff
+    call = Strategy(0).act(obs)
+    assert not call.endswith("S") and not call.endswith("JK")
+    if fast.available():
+        assert g.action_string(compiled.choose(st)) == call

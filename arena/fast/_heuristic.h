@@ -185,7 +185,8 @@ static int plan_choice(const Plan *h, const Rules *r, const Position *p, const i
     for (i = 1; i < p->nt; i++)
         if (plan_power(h, p->trick[i], led) > best) { best = plan_power(h, p->trick[i], led); bi = i; }
     last = p->nt == r->nactive - 1;
-    partner = side[p->seats[bi]] == side[me];
+    /* a partner: of one's side, or with five players of the hand's contracting side */
+    partner = side[p->seats[bi]] == side[me] || (contracting && (h->contracting >> p->seats[bi] & 1));
     if (partner && (last || plan_is_top(h, p->trick[bi], unseen))) return plan_cheapest(h, cards, n);
     /* the cheapest card that beats the trick, the suitless joker only against an opponent */
     PLAN_PICK(k, n, plan_power(h, cards[_i], led) > best && h->eff[cards[_i]] != NOSUIT, plan_power(h, cards[_i], led), 1);

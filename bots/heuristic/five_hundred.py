@@ -193,7 +193,8 @@ class Strategy(Player):
         best = ctx.power(best_card, led)
         active = self.players - len(obs.get("sitting_out", []))
         last = len(trick) == active - 1
-        partner_winning = sides[best_seat] == obs["side"]
+        # a partner: of one's side, or with five players of the hand's contracting side
+        partner_winning = sides[best_seat] == obs["side"] or (contracting and best_seat in contract["seats"])
         options = [(a, _card(a)) for a in legal]
         beaters = [(a, c) for a, c in options if ctx.power(c, led) > best]
         if partner_winning and (last or self.is_top(best_card, ctx, played, hand)):
