@@ -158,6 +158,26 @@ HEURISTIC_POSITIONS = 20_000
 
 
 @needs_fast
+def test_with_five_players_the_partner_policy_leaves_the_trick_to_the_hand_s_partner():
+    """Five Hundred for 5: every seat is its own side in the match, but the contractor's partner,
+    named for the hand, is its partner in the play (R-6.1). 7S by seat 2 with seat 3; seat 3 leads
+    the ace of diamonds and the others follow: seat 2, last and void in diamonds, does not ruff."""
+    from tests.games.test_five_hundred_support import game, plan_hand, start
+    g = game(players=5)
+    deck, actions = plan_hand(g, 4, ["pass", "bid 6H", "bid 7S", "pass", "pass", "pass"], partners="partners 3",
+                              tricks=[3], voids={2: "D"},
+                              held={3: ["AD"], 4: ["5D"], 0: ["6D"], 1: ["7D"], 2: ["9S", "4C"]})
+    st = start(g, [deck], 4)
+    for action in actions + ["play AD", "play 5D", "play 6D", "play 7D"]:
+        st.apply(action)
+    assert st.current_player() == 2 and st.allies(2) == {2, 3}
+    assert any(a.endswith("S") for a in st.legal_actions())  # it could ruff
+    assert fast.position(st).sides == bytes([0, 1, 2, 2, 4])
+    call = g.action_string(fast.playout(st, 0, fast.PARTNER).plays[0])
+    assert not call.endswith("S") and not call.endswith("JK"), call
+
+
+@needs_fast
 def test_the_compiled_heuristic_plays_as_the_python_one():
     """Every configuration of the check of every game (player counts, misere, the joker's rules,
     knock-outs, the double deck, lone hands, revokes and reneges allowed and penalized): the compiled play's card is the

@@ -79,6 +79,9 @@ class Position(NamedTuple):
     suits_led: int  # Five Hundred: the suits led this hand (R-7.1.5), a bitmask
     nactive: int  # seats that play to a trick
     card_of: dict[int, int]  # action id -> the card it plays
+    # each seat's side in this hand where that is not the match's (Five Hundred for 5: the contractor's
+    # partners, named per hand, R-6.1); None: the match's sides (Game.side_of)
+    sides: bytes | None = None
 
 
 class Playout(NamedTuple):
@@ -177,12 +180,14 @@ def trick_points(pos: Position, cards: bytes) -> int:
 
 
 def _extra(state: Any, p: Position, policy: int, plan: bytes | None) -> tuple[bytes, ...]:
-    """The policy's arguments after the position's: each seat's side (PARTNER, the heuristics') and the plan."""
+    """The policy's arguments after the position's: each seat's side in this hand (PARTNER, the
+    heuristics') and the plan."""
+    sides = p.sides if p.sides is not None else _sides(state.game, len(p.hands))
     if policy in HEURISTICS:
         if plan is None:
             raise ValueError("arena.fast: a heuristic's policy needs a plan (bots.heuristic.compiled.plan)")
-        return _sides(state.game, len(p.hands)), plan
-    return (_sides(state.game, len(p.hands)),) if policy == PARTNER else ()
+        return sides, plan
+    return (sides,) if policy == PARTNER else ()
 
 
 def playout(state: Any, seed: int, policy: int = RANDOM, pos: Position | None = None,

@@ -30,7 +30,16 @@ def position(st: Any) -> Position:
     rules, card_of = cached_rules(key, build, st.eff)  # the context's tables live as long as the pack
     trick = st.trick
     return Position(rules, tuple(st.hands), st.turn, bytes(s for s, _ in trick), bytes(c for _, c in trick),
-                    st.led if trick else -1, st.suits_led, st.nactive, card_of)
+                    st.led if trick else -1, st.suits_led, st.nactive, card_of, _hand_sides(st))
+
+
+def _hand_sides(st: Any) -> bytes | None:
+    """With five players every seat is its own side in the match, but the contractor's partners,
+    named for the hand, play with it (R-6.1): they take the contractor's side. None otherwise."""
+    if st.n != 5 or len(st.members) < 2:
+        return None
+    sides = st.game.sides
+    return bytes(sides[st.contractor] if seat in st.members else sides[seat] for seat in range(st.n))
 
 
 def setup(st: Any, pos: Position, side: int) -> Setup:
