@@ -26,9 +26,9 @@ def test_a_ready_tournament_runs_and_ranks_heuristic_first(path, tmp_path):
     assert {"heuristic", "random"} <= {b.bot for b in config.bots}
     assert config.seed is None  # a ready file deals from each run's secret (docs/tournaments.md)
     assert schedule.build(config, registry.game(config.game, config.options))
-    # the same file, briefly: one deal set (of its former public seed), in this process
-    brief = tconfig.parse(ready_support.brief(data, isolation="inprocess", seed=ready_support.ready_seed(path)),
-                          str(path), registry)
+    # the same file, briefly: one deal set or a few (of its former public seed), in this process
+    brief = tconfig.parse(ready_support.brief(data, isolation="inprocess", seed=ready_support.ready_seed(path),
+                                              deal_sets=ready_support.deal_sets(path)), str(path), registry)
     store = runner.run(brief, registry, tmp_path / "r.db", executor="inline", progress=False)
     rows = board.board_data(store)["bots"]
     store.close()

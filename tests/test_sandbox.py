@@ -297,7 +297,7 @@ def test_every_ready_tournament_file_passes_its_check_under_the_sandbox(path):
 @needs_bwrap
 @pytest.mark.parametrize("path", SANDBOXED, ids=[p.stem for p in SANDBOXED])
 def test_every_ready_tournament_runs_under_the_sandbox_and_says_so(path, tmp_path):
-    """Issue #21's promise: every ready file also runs under `sandbox` (one deal set of each, the
+    """Issue #21's promise: every ready file also runs under `sandbox` (its brief form's deal sets, the
     same bots and options; the board has no fault, every match says it was sandboxed)."""
     from arena import board
     from arena.store import Store
@@ -307,7 +307,8 @@ def test_every_ready_tournament_runs_under_the_sandbox_and_says_so(path, tmp_pat
     registry = _registry()
     from tests import ready_support
 
-    data = ready_support.brief(tomllib.loads(path.read_text()), seed=ready_support.ready_seed(path))
+    data = ready_support.brief(tomllib.loads(path.read_text()), seed=ready_support.ready_seed(path),
+                                deal_sets=ready_support.deal_sets(path))
     config = tconfig.with_isolation(tconfig.parse(data, str(path), registry), "sandbox", registry)
     store = runner.run(config, registry, tmp_path / "r.db", executor="local", workers=2, progress=False)
     rows = board.board_data(store)["bots"]
