@@ -49,6 +49,17 @@ def test_five_players_the_contractor_names_the_partners_its_bid_counted_on():
     assert call == "partners 1 3"
 
 
+def test_five_players_the_opening_bid_counts_on_the_partner_it_will_name():
+    # spades count 4.2 tricks (JS, AS, QS and two more trumps; AH): with the kitty (0.5) and a
+    # partner's 2.0 that is 6.7, so the first seat opens 6S; it passed when a partner counted 0.8
+    g = game(players=5)
+    hand = ["JS", "AS", "QS", "8S", "7S", "AH", "9D", "6D", "5C", "4H"]
+    assert trump_tricks(tuple(hand), "S") == pytest.approx(4.2)
+    st = start(g, [g.deck_for(4, {0: hand})], 4)
+    assert st.current_player() == 0
+    assert Strategy(0).act(st.observation(0)) == "bid 6S"
+
+
 def test_five_players_the_contractor_does_not_ruff_its_partner_s_winning_ace():
     # 7S by seat 2 with seat 3 as its partner; seat 3 has won the first trick and leads the
     # ace of diamonds, which the other three follow: seat 2, last and void in diamonds, leaves the

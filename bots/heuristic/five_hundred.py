@@ -28,7 +28,10 @@ SUITS = "SCDH"
 TWIN = {"S": "C", "C": "S", "D": "H", "H": "D"}
 PLAIN = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A"]
 RANK = {rank: i for i, rank in enumerate(PLAIN)}
-PARTNER_TRICKS = {2: 0.0, 3: 0.0, 4: 1.6, 5: 0.8, 6: 2.4}  # what the rest of one's side usually takes
+# what the rest of one's side usually takes; with five, the partners the contractor names:
+# 2.0 measured best of 0.4-4.0 on seeded deals (docs/games/five_hundred.md), where 0.8 had been set
+# while no partner was ever named
+PARTNER_TRICKS = {2: 0.0, 3: 0.0, 4: 1.6, 5: 2.0, 6: 2.4}
 
 
 def suit_ranks(players: int, suit: str) -> list[str]:
