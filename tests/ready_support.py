@@ -14,7 +14,7 @@ SEARCH_HANDS = 1
 
 # Deal sets of the brief where one does not rank the bots reliably (the heuristic first, over 100
 # seeds). Five Hundred for 5: a random contractor soon fails below -500, which ends the match
-# most often in its first hand, so a deal set is about one deal: first 48 times after one
+# most often in its first hand, so a deal set is about one deal: first 48 times after one
 # deal set, 94 after two, 100 after five. All Fours for 2, two matches a deal set: 89 after three,
 # 96 after five, 99 after ten. In process either takes about a second.
 BRIEF_DEAL_SETS = {"five_hundred_5": 5, "all_fours_2": 10}
