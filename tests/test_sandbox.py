@@ -293,7 +293,7 @@ def test_every_ready_tournament_file_passes_its_check_under_the_sandbox(path):
     assert parse(data, str(path), _registry()).isolation == "sandbox"
 
 
-@pytest.mark.slow  # a sandbox per seat per match: 10 files, about a minute in all
+@pytest.mark.slow  # a sandbox per seat per match: about two minutes in all, one of them Five Hundred for 5's five deal sets
 @needs_bwrap
 @pytest.mark.parametrize("path", SANDBOXED, ids=[p.stem for p in SANDBOXED])
 def test_every_ready_tournament_runs_under_the_sandbox_and_says_so(path, tmp_path):
